@@ -1,0 +1,9 @@
+// distconfig: entry point (placeholder until its library lands).
+#include <CLI/CLI.hpp>
+
+int main(int argc, char** argv) {
+  CLI::App app{"distconfig"};
+  app.set_version_flag("--version", "distconfig 0.1.0");
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}

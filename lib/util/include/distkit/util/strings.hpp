@@ -1,0 +1,21 @@
+// Small string helpers used by parsers and renderers.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace distkit {
+
+std::string_view trim(std::string_view s);
+// Splits on `sep`; keeps empty fields ("a,,b" -> {"a","","b"}).
+std::vector<std::string> split(std::string_view s, char sep);
+// Splits into lines, accepting \n and \r\n; no trailing empty line.
+std::vector<std::string_view> split_lines(std::string_view s);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(std::string_view a, std::string_view b);
+// The candidate closest to `word` when it is within 2 edits, else "".
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace distkit

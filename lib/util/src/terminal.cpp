@@ -1,0 +1,31 @@
+// See terminal.hpp.
+#include "distkit/util/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace distkit {
+
+bool is_tty(std::FILE* stream) { return ::isatty(::fileno(stream)) == 1; }
+
+bool use_color(std::FILE* stream) {
+  const char* nc = std::getenv("NO_COLOR");
+  if (nc != nullptr && *nc != '\0') return false;
+  return is_tty(stream);
+}
+
+std::string colorize(std::string_view s, Color c, bool enabled) {
+  if (!enabled) return std::string(s);
+  const char* code = "";
+  switch (c) {
+    case Color::red: code = "\033[31m"; break;
+    case Color::yellow: code = "\033[33m"; break;
+    case Color::green: code = "\033[32m"; break;
+    case Color::bold: code = "\033[1m"; break;
+    case Color::dim: code = "\033[2m"; break;
+  }
+  return std::string(code) + std::string(s) + "\033[0m";
+}
+
+}  // namespace distkit

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Installs what distkit needs to build and test, idempotently:
+#   Debian 12 / Ubuntu 24.04: apt (as root, or through sudo)
+#   macOS: Homebrew
+# Usage: scripts/install-deps.sh [--bench] [--fuzz]
+#   --bench  also the peers the benchmarks compare against (pdsh, Open MPI,
+#            Gloo, iperf3)
+#   --fuzz   also clang and its sanitizer/fuzzer runtime
+# Exit status: 0 installed (or already present), 1 install failed,
+# 2 unsupported system or bad arguments.
+set -eu
+
+want_bench=0
+want_fuzz=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) want_bench=1 ;;
+    --fuzz) want_fuzz=1 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps.sh: error: unknown argument '$arg'; see --help" >&2; exit 2 ;;
+  esac
+done
+
+install_macos() {
+  if ! command -v brew >/dev/null 2>&1; then
+    echo "install-deps.sh: error: Homebrew not found; install it from https://brew.sh first" >&2
+    exit 2
+  fi
+  pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog boost catch2"
+  [ "$want_bench" = 1 ] && pkgs="$pkgs open-mpi iperf3"
+  for p in $pkgs; do
+    brew list --formula "$p" >/dev/null 2>&1 || brew install "$p"
+  done
+}
+
+# Boost >= 1.81: Debian 12 names it libboost1.81-dev; newer releases ship a
+# newer default libboost-dev.
+boost_pkg() {
+  if apt-cache show libboost1.81-dev >/dev/null 2>&1; then
+    echo libboost1.81-dev
+  else
+    echo libboost-dev
+  fi
+}
+
+install_apt() {
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "install-deps.sh: error: not root and no sudo; run as root" >&2; exit 2
+    fi
+  fi
+  pkgs="build-essential cmake ninja-build pkg-config git libcli11-dev libssh2-1-dev
+        nlohmann-json3-dev libfmt-dev libspdlog-dev catch2
+        openssh-server openssh-client iproute2 procps util-linux psmisc man-db groff-base"
+  [ "$want_bench" = 1 ] && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
+  [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"
+  missing=""
+  for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  # The boost package name needs the package lists; look it up only when
+  # no suitable Boost is installed yet.
+  if ! dpkg-query -W -f='${Status}' libboost1.81-dev 2>/dev/null | grep -q "install ok installed" &&
+     ! dpkg-query -W -f='${Status}' libboost-dev 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing BOOST"
+  fi
+  if [ -z "$missing" ]; then
+    echo "install-deps.sh: all dependencies already installed"
+    return 0
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  missing=$(echo "$missing" | sed "s/BOOST/$(boost_pkg)/")
+  # libclang-rt-dev is the virtual name on newer releases; Debian 12 has -14.
+  if echo "$missing" | grep -q libclang-rt-dev && ! apt-cache show libclang-rt-dev >/dev/null 2>&1; then
+    missing=$(echo "$missing" | sed 's/libclang-rt-dev/libclang-rt-14-dev/')
+  fi
+  echo "install-deps.sh: installing:$missing"
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+case "$(uname -s)" in
+  Darwin) install_macos ;;
+  Linux)
+    if command -v apt-get >/dev/null 2>&1; then install_apt; else
+      echo "install-deps.sh: error: no apt-get; install the packages listed in README.md by hand" >&2
+      exit 2
+    fi ;;
+  *) echo "install-deps.sh: error: unsupported system $(uname -s)" >&2; exit 2 ;;
+esac

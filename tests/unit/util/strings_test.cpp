@@ -1,0 +1,28 @@
+#include "distkit/util/strings.hpp"
+
+#include "catch.hpp"
+
+TEST_CASE("split keeps empty fields") {
+  CHECK(distkit::split("a,,b", ',') == std::vector<std::string>{"a", "", "b"});
+  CHECK(distkit::split("", ',') == std::vector<std::string>{""});
+}
+
+TEST_CASE("split_lines accepts CRLF and drops the final empty line") {
+  auto l = distkit::split_lines("a\r\nb\n\nc\n");
+  REQUIRE(l.size() == 4);
+  CHECK(l[0] == "a");
+  CHECK(l[2].empty());
+  CHECK(l[3] == "c");
+}
+
+TEST_CASE("trim removes surrounding white space only") {
+  CHECK(distkit::trim("  a b\t\n") == "a b");
+  CHECK(distkit::trim(" \t ").empty());
+}
+
+TEST_CASE("closest_match suggests within two edits, else nothing") {
+  std::vector<std::string> names{"ring", "jaccl", "jaccl-ring", "nccl", "mpi"};
+  CHECK(distkit::closest_match("jacl", names) == "jaccl");
+  CHECK(distkit::closest_match("rnig", names) == "ring");
+  CHECK(distkit::closest_match("infiniband", names).empty());
+}
