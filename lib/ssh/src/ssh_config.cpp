@@ -1,0 +1,280 @@
+// ssh_config parsing and lookup (see ssh_config.hpp for the semantics).
+// Parsing only tokenizes into entries tagged with their Host patterns;
+// lookup() evaluates them in file order for one host, first value wins.
+#include "distkit/ssh/ssh_config.hpp"
+
+#include <glob.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
+
+namespace distkit::ssh {
+
+bool wildcard_match(std::string_view p, std::string_view t) {
+  size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+  while (ti < t.size()) {
+    if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
+      ++pi;
+      ++ti;
+    } else if (pi < p.size() && p[pi] == '*') {
+      star = pi++;
+      mark = ti;
+    } else if (star != std::string_view::npos) {
+      pi = star + 1;
+      ti = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
+
+bool host_matches(const std::vector<std::string>& patterns, std::string_view host) {
+  bool positive = false;
+  for (const auto& list : patterns)
+    for (const auto& pat : split(list, ',')) {
+      if (pat.empty()) continue;
+      if (pat[0] == '!') {
+        if (wildcard_match(std::string_view(pat).substr(1), host)) return false;
+      } else if (wildcard_match(pat, host)) {
+        positive = true;
+      }
+    }
+  return positive;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Splits a line into words; double quotes group, `Key=value` splits at '='.
+std::vector<std::string> tokenize(std::string_view line) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool quoted = false, have = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+      have = true;
+    } else if (!quoted && (c == ' ' || c == '\t' || (c == '=' && words.empty()))) {
+      if (have) words.push_back(cur);
+      cur.clear();
+      have = false;
+    } else {
+      cur += c;
+      have = true;
+    }
+  }
+  if (have) words.push_back(cur);
+  return words;
+}
+
+[[noreturn]] void bad_line(const std::string& where, const std::string& problem) {
+  throw UsageError(where, problem, "fix or remove that line");
+}
+
+// The keyword as ssh_config(5) spells it, for messages.
+std::string canonical(const std::string& key) {
+  if (key == "port") return "Port";
+  if (key == "connecttimeout") return "ConnectTimeout";
+  if (key == "serveraliveinterval") return "ServerAliveInterval";
+  if (key == "serveralivecountmax") return "ServerAliveCountMax";
+  return key;
+}
+
+int to_int(const std::string& where, const std::string& key, const std::string& v) {
+  try {
+    size_t used = 0;
+    int n = std::stoi(v, &used);
+    if (used == v.size() && n >= 0) return n;
+  } catch (const std::exception&) {
+  }
+  bad_line(where, canonical(key) + " '" + v + "' is not a non-negative number");
+}
+
+std::string expand_tokens(const std::string& s, const std::string& home, const std::string& host,
+                          const std::string& user, const std::string& local_user) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i == 0 && s[0] == '~' && (s.size() == 1 || s[1] == '/')) {
+      out += home;
+    } else if (s[i] == '%' && i + 1 < s.size()) {
+      char c = s[++i];
+      if (c == 'h') out += host;
+      else if (c == 'd') out += home;
+      else if (c == 'r') out += user;
+      else if (c == 'u') out += local_user;
+      else if (c == '%') out += '%';
+      else out += std::string("%") + c;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+struct ConfigParser {
+  SshConfig& cfg;
+  const IncludeReader& include;
+  std::vector<std::string> patterns;
+  bool in_match = false;
+
+  void parse(std::string_view text, const std::string& origin, int depth) {
+    if (depth > 16) bad_line(origin, "Include nested deeper than 16 levels");
+    int n = 0;
+    for (auto raw : split_lines(text)) {
+      ++n;
+      std::string where = origin + " line " + std::to_string(n);
+      auto line = trim(raw);
+      if (line.empty() || line[0] == '#') continue;
+      auto words = tokenize(line);
+      if (words.empty()) continue;
+      std::string key = lower(words[0]);
+      std::vector<std::string> args(words.begin() + 1, words.end());
+      if (args.empty()) bad_line(where, "'" + words[0] + "' has no value");
+      if (key == "host") {
+        patterns = args;
+        in_match = false;
+      } else if (key == "match") {
+        in_match = true;
+      } else if (key == "include") {
+        for (const auto& a : args) include_one(a, where, depth);
+      } else {
+        cfg.entries_.push_back({patterns, in_match, key, args, where});
+      }
+    }
+  }
+
+  void include_one(const std::string& arg, const std::string& where, int depth) {
+    if (!include) return;
+    std::string path = expand_tokens(arg, cfg.home_, "", "", "");
+    if (path.empty() || path[0] != '/') path = cfg.home_ + "/.ssh/" + path;
+    auto saved = patterns;
+    bool saved_match = in_match;
+    for (const auto& [file, text] : include(path)) parse(text, file, depth + 1);
+    if (depth > 16) bad_line(where, "Include nested deeper than 16 levels");
+    patterns = saved;
+    in_match = saved_match;
+  }
+};
+
+SshConfig SshConfig::parse(std::string_view text, const std::string& origin,
+                           const std::string& home, const IncludeReader& include) {
+  SshConfig cfg;
+  cfg.home_ = home;
+  ConfigParser p{cfg, include, {}, false};
+  p.parse(text, origin, 0);
+  // Validate values once, so a typo is reported even for hosts not used.
+  for (const auto& e : cfg.entries_) {
+    if (e.keyword == "port" || e.keyword == "connecttimeout" ||
+        e.keyword == "serveraliveinterval" || e.keyword == "serveralivecountmax")
+      to_int(e.where, e.keyword, e.args[0]);
+    if (e.keyword == "stricthostkeychecking") {
+      auto v = lower(e.args[0]);
+      if (v != "yes" && v != "no" && v != "accept-new" && v != "ask" && v != "off")
+        bad_line(e.where, "StrictHostKeyChecking '" + e.args[0] +
+                              "' is not one of yes, no, accept-new, ask");
+    }
+  }
+  return cfg;
+}
+
+namespace {
+
+std::string home_dir() {
+  if (const char* h = std::getenv("HOME"); h && *h) return h;
+  if (passwd* pw = getpwuid(getuid())) return pw->pw_dir;
+  return "/";
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::pair<std::string, std::string>> read_glob(const std::string& pattern) {
+  std::vector<std::pair<std::string, std::string>> files;
+  glob_t g{};
+  if (::glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; ++i)
+      if (auto text = read_file(g.gl_pathv[i])) files.emplace_back(g.gl_pathv[i], *text);
+  ::globfree(&g);
+  return files;
+}
+
+}  // namespace
+
+SshConfig SshConfig::load(const std::filesystem::path& path) {
+  auto text = read_file(path.string());
+  if (!text)
+    throw UsageError(path.string(), "cannot read this ssh config file",
+                     "check the path given with --ssh-config or DISTKIT_SSH_CONFIG");
+  return parse(*text, path.string(), home_dir(), read_glob);
+}
+
+std::optional<std::filesystem::path> SshConfig::default_path(
+    const std::optional<std::filesystem::path>& explicit_path) {
+  if (explicit_path) return explicit_path;
+  if (const char* env = std::getenv("DISTKIT_SSH_CONFIG"); env && *env)
+    return std::filesystem::path(env);
+  std::filesystem::path user = std::filesystem::path(home_dir()) / ".ssh" / "config";
+  std::error_code ec;
+  if (std::filesystem::exists(user, ec)) return user;
+  return std::nullopt;
+}
+
+HostConfig SshConfig::lookup(const std::string& host, const std::string& local_user) const {
+  HostConfig h;
+  h.alias = host;
+  std::optional<std::string> host_name, strict;
+  std::vector<std::string> known;
+  bool known_set = false, only_set = false;
+  for (const auto& e : entries_) {
+    if (e.in_match || (!e.patterns.empty() && !host_matches(e.patterns, host))) continue;
+    const auto& v = e.args[0];
+    const auto& k = e.keyword;
+    if (k == "hostname" && !host_name) host_name = v;
+    else if (k == "user" && !h.user) h.user = v;
+    else if (k == "port" && !h.port) h.port = to_int(e.where, k, v);
+    else if (k == "identityfile") h.identity_files.push_back(v);
+    else if (k == "identitiesonly" && !only_set) {
+      only_set = true;
+      h.identities_only = lower(v) == "yes";
+    } else if (k == "userknownhostsfile" && !known_set) {
+      known_set = true;
+      known = e.args;
+    } else if (k == "stricthostkeychecking" && !strict) strict = lower(v);
+    else if (k == "connecttimeout" && !h.connect_timeout_s) h.connect_timeout_s = to_int(e.where, k, v);
+    else if (k == "serveraliveinterval" && !h.server_alive_interval_s)
+      h.server_alive_interval_s = to_int(e.where, k, v);
+    else if (k == "serveralivecountmax" && !h.server_alive_count_max)
+      h.server_alive_count_max = to_int(e.where, k, v);
+    else if (k == "proxyjump" && !h.proxy_jump && lower(v) != "none") h.proxy_jump = v;
+    else if (k == "proxycommand" && !h.proxy_command && lower(v) != "none")
+      h.proxy_command = join(e.args, " ");
+  }
+  h.host_name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
+  std::string user = h.user.value_or(local_user);
+  for (auto& f : h.identity_files) f = expand_tokens(f, home_, host, user, local_user);
+  for (const auto& f : known) h.known_hosts_files.push_back(expand_tokens(f, home_, host, user, local_user));
+  if (strict) h.strict_host_key_checking = (*strict == "ask") ? "yes" : (*strict == "off" ? "no" : *strict);
+  return h;
+}
+
+}  // namespace distkit::ssh
