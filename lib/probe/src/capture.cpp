@@ -1,0 +1,94 @@
+// Parsing and writing the probe capture format (see capture.hpp).
+#include "distkit/probe/capture.hpp"
+
+#include <random>
+
+#include "distkit/util/error.hpp"
+
+namespace distkit::probe {
+
+const Section* Capture::find(std::string_view name) const {
+  auto it = sections.find(name);
+  return it == sections.end() ? nullptr : &it->second;
+}
+
+const Section* Capture::ok(std::string_view name) const {
+  const Section* s = find(name);
+  return s && s->status == 0 ? s : nullptr;
+}
+
+namespace {
+
+constexpr std::string_view kMagic = "distkit-probe 1 ";
+
+// Reads the line starting at `pos` (without its '\n'); advances pos.
+std::string_view take_line(std::string_view text, size_t& pos) {
+  size_t nl = text.find('\n', pos);
+  size_t end = nl == std::string_view::npos ? text.size() : nl;
+  std::string_view line = text.substr(pos, end - pos);
+  pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  return line;
+}
+
+int parse_status(std::string_view s) {
+  int v = 0;
+  if (s.empty() || s.size() > 4) return -1;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+Capture parse_capture(std::string_view text, std::string_view host) {
+  size_t pos = 0;
+  std::string_view header = take_line(text, pos);
+  if (header.substr(0, kMagic.size()) != kMagic || header.size() <= kMagic.size())
+    throw RemoteError(std::string(host), "the probe printed no capture header",
+                      "run with --verbose to see its output");
+  Capture c;
+  c.boundary = std::string(header.substr(kMagic.size()));
+  const std::string begin = c.boundary + " begin ";
+  const std::string end_mark = "\n" + c.boundary + " end ";
+  while (pos < text.size()) {
+    std::string_view line = take_line(text, pos);
+    if (line.substr(0, begin.size()) != begin) continue;
+    std::string name(line.substr(begin.size()));
+    size_t e = text.find(end_mark + name + " ", pos);
+    Section s;
+    if (e == std::string_view::npos) {
+      s.output = std::string(text.substr(pos));
+      s.status = -1;
+      c.sections[name] = std::move(s);
+      break;
+    }
+    s.output = std::string(text.substr(pos, e - pos));
+    size_t after = e + end_mark.size() + name.size() + 1;
+    size_t p2 = after;
+    s.status = parse_status(take_line(text, p2));
+    pos = p2;
+    c.sections[name] = std::move(s);
+  }
+  return c;
+}
+
+std::string render_capture(const Capture& c) {
+  std::string out = std::string(kMagic) + c.boundary + "\n";
+  for (const auto& [name, s] : c.sections) {
+    out += c.boundary + " begin " + name + "\n" + s.output + "\n";
+    out += c.boundary + " end " + name + " " + std::to_string(s.status) + "\n";
+  }
+  return out;
+}
+
+std::string make_boundary() {
+  std::random_device rd;
+  std::string out = "DISTKIT-";
+  const char* hex = "0123456789abcdef";
+  for (int i = 0; i < 32; ++i) out += hex[rd() & 15];
+  return out;
+}
+
+}  // namespace distkit::probe

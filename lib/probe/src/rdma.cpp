@@ -1,0 +1,83 @@
+// See rdma.hpp. Tolerant of the layouts seen in real captures: tabs or
+// spaces, with or without the leading indentation, elided lines ("...").
+#include "distkit/probe/rdma.hpp"
+
+#include "distkit/util/strings.hpp"
+
+namespace distkit::probe {
+
+namespace {
+
+std::vector<std::string> words(std::string_view line) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t b = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > b) out.emplace_back(line.substr(b, i - b));
+  }
+  return out;
+}
+
+int small_int(std::string_view s, int fallback) {
+  int v = 0;
+  if (s.empty() || s.size() > 6) return fallback;
+  for (char c : s) {
+    if (c < '0' || c > '9') return fallback;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<RdmaDevice> parse_ibv_devices(std::string_view text) {
+  std::vector<RdmaDevice> out;
+  for (std::string_view line : split_lines(text)) {
+    auto w = words(line);
+    if (w.empty() || w[0] == "device" || w[0].find_first_not_of('-') == std::string::npos)
+      continue;
+    out.push_back({w[0], w.size() > 1 ? w[1] : std::string()});
+  }
+  return out;
+}
+
+std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
+  std::vector<RdmaPortState> out;
+  std::string device;
+  int port = 1;
+  for (std::string_view line : split_lines(text)) {
+    auto w = words(line);
+    for (size_t i = 0; i + 1 < w.size(); ++i) {
+      if (w[i] == "hca_id:") device = w[i + 1], port = 1;
+      else if (w[i] == "port:") port = small_int(w[i + 1], 1);
+      else if (w[i] == "state:" && !device.empty())
+        out.push_back({device, port, w[i + 1]});
+    }
+  }
+  return out;
+}
+
+RdmaCtl parse_rdma_ctl_status(std::string_view text) {
+  std::string_view t = trim(text);
+  if (t == "enabled") return RdmaCtl::enabled;
+  if (t == "disabled") return RdmaCtl::disabled;
+  return RdmaCtl::unknown;
+}
+
+std::vector<RdmaPortState> parse_linux_infiniband(std::string_view text) {
+  std::vector<RdmaPortState> out;
+  for (std::string_view line : split_lines(text)) {
+    auto f = split(line, '\t');
+    if (f.size() < 3 || f[0].empty()) continue;
+    // "4: ACTIVE" -> "PORT_ACTIVE", to match ibv_devinfo's names.
+    std::string_view st = f[2];
+    size_t colon = st.find(':');
+    if (colon != std::string_view::npos) st = trim(st.substr(colon + 1));
+    out.push_back({f[0], small_int(f[1], 1), "PORT_" + std::string(st)});
+  }
+  return out;
+}
+
+}  // namespace distkit::probe

@@ -1,0 +1,94 @@
+// See runner.hpp. One thread per host: probing is latency-bound (ssh round
+// trip, system_profiler), so every host waits at the same time.
+#include "distkit/probe/runner.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "distkit/util/error.hpp"
+#include "distkit/util/template.hpp"
+
+namespace distkit {
+namespace embedded::probes {
+std::optional<std::string_view> find(std::string_view name);
+}
+
+namespace probe {
+
+namespace {
+
+std::string embedded_probe(std::string_view name) {
+  auto s = embedded::probes::find(name);
+  if (!s) throw std::logic_error("probe not embedded: " + std::string(name));
+  return std::string(*s);
+}
+
+std::string describe_exit(const ssh::ExitInfo& e) {
+  if (!e.error.empty()) return e.error;
+  if (e.signal) return "the probe was killed by signal " + std::to_string(e.signal);
+  return "the probe exited with status " + std::to_string(e.exit_status);
+}
+
+ProbeResult probe_one(ssh::Executor& ex, const std::string& host,
+                      std::chrono::milliseconds timeout) {
+  ProbeResult r;
+  r.host = host;
+  const std::string boundary = make_boundary();
+  ssh::RunOptions opts;
+  opts.stdin_data = probe_script();
+  opts.timeout = timeout;
+  auto res = ex.run(probe_command(boundary, ex.is_local() ? "127.0.0.1" : ""), opts);
+  r.raw = std::move(res.out);
+  try {
+    Capture c = parse_capture(r.raw, host);
+    if (c.boundary != boundary) throw RemoteError(host, "the probe answered with a foreign boundary");
+    r.capture = std::move(c);
+    if (!res.exit.ok()) r.error = describe_exit(res.exit);
+  } catch (const Error& e) {
+    r.error = res.exit.ok() ? e.problem() : describe_exit(res.exit);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string probe_script() {
+  return render_named("distconfig_probe.sh",
+                      {{"macos", embedded_probe("macos.sh")}, {"linux", embedded_probe("linux.sh")}},
+                      TemplateMode::shell);
+}
+
+std::string probe_command(const std::string& boundary, const std::string& launcher) {
+  std::string cmd = render_named("distconfig_probe_command.sh",
+                                 {{"boundary", boundary}, {"launcher", launcher}},
+                                 TemplateMode::shell);
+  while (!cmd.empty() && cmd.back() == '\n') cmd.pop_back();
+  return cmd;
+}
+
+std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                                    const std::vector<std::string>& hosts,
+                                    std::chrono::milliseconds timeout) {
+  std::vector<ProbeResult> results(executors.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < executors.size(); ++i) {
+    results[i].host = i < hosts.size() ? hosts[i] : std::string();
+    if (!executors[i]) {
+      results[i].error = "not connected";
+      continue;
+    }
+    threads.emplace_back([&, i] {
+      try {
+        results[i] = probe_one(*executors[i], results[i].host, timeout);
+      } catch (const std::exception& e) {
+        results[i].error = e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  return results;
+}
+
+}  // namespace probe
+}  // namespace distkit

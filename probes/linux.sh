@@ -1,0 +1,74 @@
+# probes/linux.sh: what distconfig asks a Linux host, in one round trip.
+# Same contract as probes/macos.sh (sh -s -- BOUNDARY LAUNCHER, capture on
+# stdout). Thunderbolt/USB4 and RDMA devices come from sysfs where present.
+B=$1
+L=$2
+[ -n "$L" ] || L=${SSH_CONNECTION%% *}
+PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin
+export PATH
+have() { command -v "$1" >/dev/null 2>&1; }
+need() { have "$1" || return 127; "$@"; }
+py_version() { have python3 || return 127; python3 --version; }
+mlx_version() { have python3 || return 127; python3 -c 'import mlx.core as mx; print(mx.__version__)'; }
+ssh_conn() { printf '%s\n' "${SSH_CONNECTION:-}"; }
+host_name() { if have hostname; then hostname; else uname -n; fi; }
+route_get() {
+  [ -n "$L" ] || return 2
+  if have ip; then ip route get "$L"; else return 127; fi
+}
+addresses() { if have ip; then ip -o addr show; else return 127; fi; }
+tb_sysfs() {
+  [ -d /sys/bus/thunderbolt/devices ] || return 1
+  for d in /sys/bus/thunderbolt/devices/*; do
+    [ -e "$d/unique_id" ] || continue
+    printf '%s\t%s\t%s\t%s\n' "${d##*/}" "$(cat "$d/unique_id" 2>/dev/null)" \
+      "$(cat "$d/device_name" 2>/dev/null)" "$(cat "$d/vendor_name" 2>/dev/null)"
+  done
+}
+ib_sysfs() {
+  [ -d /sys/class/infiniband ] || return 1
+  for p in /sys/class/infiniband/*/ports/*; do
+    [ -e "$p/state" ] || continue
+    d=${p%/ports/*}
+    printf '%s\t%s\t%s\n' "${d##*/}" "${p##*/}" "$(cat "$p/state" 2>/dev/null)"
+  done
+}
+T=$(mktemp -d "${TMPDIR:-/tmp}/distkit-probe.XXXXXX" 2>/dev/null) || T=
+NAMES=
+sec() {
+  n=$1; shift
+  NAMES="$NAMES $n"
+  if [ -n "$T" ]; then
+    ( "$@" </dev/null >"$T/$n.out" 2>/dev/null; echo $? >"$T/$n.st" ) &
+  else
+    printf '%s begin %s\n' "$B" "$n"
+    "$@" </dev/null 2>/dev/null
+    printf '\n%s end %s %s\n' "$B" "$n" "$?"
+  fi
+}
+printf 'distkit-probe 1 %s\n' "$B"
+sec uname uname -srm
+sec hostname host_name
+sec hw_model cat /sys/devices/virtual/dmi/id/product_name
+sec os_release cat /etc/os-release
+sec ip_addr addresses
+sec ifconfig need ifconfig -a
+sec route_to_launcher route_get
+sec ssh_connection ssh_conn
+sec thunderbolt_sysfs tb_sysfs
+sec infiniband_sysfs ib_sysfs
+sec ibv_devices need ibv_devices
+sec ibv_devinfo need ibv_devinfo
+sec sudo sudo -n true
+sec python3_version py_version
+sec mlx_version mlx_version
+if [ -n "$T" ]; then
+  wait
+  for n in $NAMES; do
+    printf '%s begin %s\n' "$B" "$n"
+    cat "$T/$n.out" 2>/dev/null
+    s=$(cat "$T/$n.st" 2>/dev/null)
+    printf '\n%s end %s %s\n' "$B" "$n" "${s:-255}"
+  done
+  rm -rf "$T"
+fi

@@ -1,0 +1,1 @@
+sh -s -- {{boundary}} {{launcher}}
