@@ -1,0 +1,57 @@
+#!/bin/sh
+# Per-host tool shim of the test cluster (see scripts/testcluster.sh).
+# Called as: shim.sh HOSTDIR TOOL ARGS...
+# Answers a Mac-only command on a Linux test host from captured output:
+#   HOSTDIR/outputs/TOOL[_ARG1_ARG2...].{txt,json}   printed on stdout
+#   same name + .exit                                 exit status (default 0)
+#   same name + .stderr                               printed on stderr
+# Arguments are joined with '_' (spaces and '/' in them become '_' too),
+# exactly like the file names of the captured fixtures
+# (system_profiler_SPThunderboltDataType.json, ipconfig_getifaddr_en0.txt).
+# Fault switches: HOSTDIR/delay_ms slows every answer; HOSTDIR/nosudo makes
+# `sudo` ask for a password (and fail) like a host without NOPASSWD.
+hostdir=$1
+tool=$2
+shift 2
+
+if [ -f "$hostdir/delay_ms" ]; then
+  ms=$(cat "$hostdir/delay_ms")
+  sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+fi
+
+if [ "$tool" = sudo ]; then
+  if [ -f "$hostdir/nosudo" ]; then
+    echo "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper" >&2
+    echo "sudo: a password is required" >&2
+    exit 1
+  fi
+  # Passwordless sudo: drop options such as -n, then run the command as is.
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -n|-S|-E|-H) shift ;;
+      --) shift; break ;;
+      *) break ;;
+    esac
+  done
+  exec "$@"
+fi
+
+name=$tool
+for a in "$@"; do
+  name="${name}_$(printf '%s' "$a" | tr ' /' '__')"
+done
+for ext in txt json; do
+  f="$hostdir/outputs/$name.$ext"
+  if [ -f "$f" ]; then
+    cat "$f"
+    [ -f "$hostdir/outputs/$name.stderr" ] && cat "$hostdir/outputs/$name.stderr" >&2
+    if [ -f "$hostdir/outputs/$name.exit" ]; then exit "$(cat "$hostdir/outputs/$name.exit")"; fi
+    exit 0
+  fi
+done
+if [ -f "$hostdir/outputs/$name.exit" ]; then
+  [ -f "$hostdir/outputs/$name.stderr" ] && cat "$hostdir/outputs/$name.stderr" >&2
+  exit "$(cat "$hostdir/outputs/$name.exit")"
+fi
+echo "$tool: no captured output for this host ($name); add $hostdir/outputs/$name.txt" >&2
+exit 127
