@@ -1,0 +1,51 @@
+// Everything distlaunch is told on its command line, as one plain struct.
+// The CLI (cli.cpp) fills it; the plan, the supervisor and the manifest read
+// it. Flags mirror mlx.launch so existing command lines keep working.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distkit::launch {
+
+struct LaunchOptions {
+  // Where the ranks go (mlx.launch: --hosts / --hostfile / -n).
+  std::vector<std::string> hosts;                 // --hosts a,b,c
+  std::optional<std::filesystem::path> hostfile;  // --hostfile
+  int repeat_hosts = 1;                           // -n/--repeat-hosts
+  std::optional<std::string> backend;             // --backend (beats hostfile)
+  std::vector<std::string> env;                   // --env K=V (after hostfile envs)
+  std::vector<std::string> mpi_args;              // --mpi-arg (backend mpi)
+  int connections_per_ip = 1;                     // --connections-per-ip
+  int starting_port = 32323;                      // --starting-port/-p
+  int nccl_port = 12345;                          // --nccl-port
+  std::optional<std::string> cwd;                 // --cwd (must exist when given)
+  std::string python = "python3";                 // --python (for *.py commands)
+  bool verbose = false;
+  bool print_python = false;                      // --print-python: print it, exit
+  std::vector<std::string> command;               // after --
+
+  // distkit's own.
+  std::optional<std::filesystem::path> ssh_config;
+  bool dry_run = false;
+  bool json = false;
+  bool tag_output = false;
+  std::optional<std::filesystem::path> log_dir;
+  std::optional<std::filesystem::path> record_dir;
+  std::optional<int> stdin_rank;                  // default: broadcast
+  std::chrono::milliseconds grace{3000};          // TERM -> KILL
+  std::chrono::milliseconds timeout{0};           // whole job; 0 = none
+  // After the first rank exits 0, the others get this long to finish; 0 =
+  // wait forever. Guards against a job hanging on a peer that left early.
+  std::chrono::milliseconds exit_window{60000};
+  // The wrapper kills its rank when no heartbeat arrived for this long.
+  std::chrono::seconds heartbeat_limit{5};
+  bool preflight = true;
+  bool accept_new_host_keys = false;
+  std::chrono::milliseconds connect_timeout{10000};
+};
+
+}  // namespace distkit::launch

@@ -1,0 +1,84 @@
+// The launch plan: which rank runs on which host with which environment and
+// data files. Pure (no I/O, no SSH): built from a hostfile model and the
+// options, so every backend's environment is unit-tested against the
+// reference per-rank scripts (SPEC §3, mlx.launch conventions).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/launch/options.hpp"
+
+namespace distkit::launch {
+
+// A file the wrapper writes into the rank's temp dir on its host before the
+// command starts; `env` is set to its path. Removed when the rank ends.
+struct DataFile {
+  std::string env;      // e.g. MLX_HOSTFILE
+  std::string name;     // file name inside the temp dir
+  std::string content;  // written followed by one newline
+  bool operator==(const DataFile&) const = default;
+};
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+struct RankSpec {
+  int rank = 0;
+  std::string host;  // the hostfile's ssh name
+  int local_rank = 0;
+  int local_size = 1;
+  EnvList env;                  // exported in order (later keys win)
+  std::vector<DataFile> files;  // exported after env
+};
+
+struct Plan {
+  hostfile::Backend backend = hostfile::Backend::ring;
+  std::vector<RankSpec> ranks;
+  std::vector<std::string> hosts;  // distinct ssh names, first-use order
+  std::vector<std::string> command;
+  std::optional<std::string> cwd;
+  std::string job_id;
+};
+
+// Maps a host name without `ips` to the address its ranks listen on
+// (ssh_config HostName, then name resolution); nullopt when unknown.
+using AddressResolver = std::function<std::optional<std::string>(const std::string&)>;
+
+// The hosts the job runs on, one entry per rank: the hostfile's hosts (or the
+// --hosts list, IP entries filling `ips`), each repeated `repeat_hosts` times
+// in place (a,a,b,b), as mlx.launch does.
+std::vector<hostfile::Host> expand_hosts(const std::vector<hostfile::Host>& hosts,
+                                         int repeat_hosts);
+
+// --hosts a,b,c as host entries (IP literals fill `ips`). Throws UsageError
+// for an empty name.
+std::vector<hostfile::Host> hosts_from_list(const std::vector<std::string>& names);
+
+// Backend choice: flag, else hostfile `backend` ("" = plain ring), else ring.
+hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf);
+
+// Builds the plan. Throws UsageError for bad env entries, a host whose
+// address is needed but cannot be resolved, an empty command, ports out of
+// range. `job_id` is stored as DISTKIT_JOB_ID.
+Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
+                const AddressResolver& resolve, const std::string& job_id);
+
+// The command words actually run: `python` prepended to a *.py script, as
+// mlx.launch does.
+std::vector<std::string> command_words(const std::vector<std::string>& command,
+                                       const std::string& python);
+
+// Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
+// of an rdma matrix, byte for byte (the files MLX reads).
+std::string ring_json(const std::vector<std::vector<std::string>>& addresses);
+std::string rdma_matrix_json(const std::vector<hostfile::Host>& hosts);
+
+// The environment a rank sees with files resolved to `dir/name`, later keys
+// replacing earlier ones (what `env` would print, minus inherited variables).
+EnvList effective_env(const RankSpec& rank, const std::string& dir);
+
+}  // namespace distkit::launch

@@ -1,0 +1,43 @@
+// The remote side of a rank: the POSIX sh wrapper (templates/launch_rank.sh)
+// each rank's host runs as the command, and the framed stdin protocol the
+// launcher speaks to it. The wrapper writes the rank's data files and secret
+// into a private temp dir, starts the command in its own process group,
+// reports the pid, forwards stdin, and kills the group when told to or when
+// the launcher is gone (EOF without the end marker, missing heartbeats).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "distkit/launch/plan.hpp"
+
+namespace distkit::launch {
+
+struct WrapperSettings {
+  std::chrono::milliseconds grace{3000};     // TERM -> KILL
+  std::chrono::seconds heartbeat_limit{5};   // silence before the rank is killed
+  std::optional<std::string> cwd;            // directory to run in
+  bool cwd_required = false;                 // false: stay put when it is absent
+};
+
+// The full sh script for one rank (pass it as the executor's command).
+std::string render_rank_script(const Plan& plan, const RankSpec& rank,
+                               const WrapperSettings& settings);
+
+// Frames of the stdin protocol (each ends with '\n'; data is raw after it).
+namespace frame {
+std::string secret(std::string_view hex);
+inline std::string heartbeat() { return "H\n"; }
+std::string data(std::string_view bytes);  // "D <n>\n" + bytes
+inline std::string end_of_input() { return "E\n"; }
+std::string signal(std::string_view name);  // "G INT"
+inline std::string terminate() { return "T\n"; }
+inline std::string kill() { return "K\n"; }
+}  // namespace frame
+
+// The line the wrapper prints on stderr once the rank runs.
+inline constexpr std::string_view kPidMarker = "@@distlaunch:pid ";
+
+}  // namespace distkit::launch

@@ -1,0 +1,268 @@
+// Building the launch plan: ranks onto hosts, then each backend's rank
+// environment exactly as mlx.launch gives it (SPEC §3), plus distkit's own
+// variables. Pure; the address resolver is injected so tests need no DNS.
+#include "distkit/launch/plan.hpp"
+
+#include <arpa/inet.h>
+
+#include <map>
+
+#include "distkit/util/error.hpp"
+
+namespace distkit::launch {
+
+using hostfile::Backend;
+using hostfile::Host;
+
+namespace {
+
+bool is_ip_literal(const std::string& s) {
+  unsigned char buf[16];
+  return inet_pton(AF_INET, s.c_str(), buf) == 1 || inet_pton(AF_INET6, s.c_str(), buf) == 1;
+}
+
+bool valid_env_key(std::string_view key) {
+  if (key.empty()) return false;
+  for (char c : key)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+          c == '_'))
+      return false;
+  return true;
+}
+
+// "K=V" -> (K, V); throws UsageError naming where the entry came from.
+std::pair<std::string, std::string> parse_env_entry(const std::string& entry,
+                                                    std::string_view subject) {
+  auto eq = entry.find('=');
+  std::string key = entry.substr(0, eq);
+  if (eq == std::string::npos || !valid_env_key(key))
+    throw UsageError(std::string(subject),
+                     "'" + entry + "' is not KEY=VALUE with a key of [A-Za-z0-9_]",
+                     "write it as NAME=value");
+  return {key, entry.substr(eq + 1)};
+}
+
+std::string address_of(const Host& h, const AddressResolver& resolve, std::string_view why) {
+  if (!h.ips.empty()) return h.ips.front();
+  if (auto a = resolve ? resolve(h.ssh) : std::nullopt; a && !a->empty()) return *a;
+  throw UsageError(h.ssh, "no address known for this host (needed " + std::string(why) + ")",
+                   "add \"ips\" to its hostfile entry, set HostName in ssh_config, or "
+                   "make the name resolvable");
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string rdma_entry_json(const hostfile::RdmaEntry& e) {
+  if (std::holds_alternative<std::monostate>(e)) return "null";
+  if (auto* s = std::get_if<std::string>(&e)) return json_string(*s);
+  std::string out = "[";
+  const auto& list = std::get<std::vector<std::string>>(e);
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + json_string(list[i]);
+  return out + "]";
+}
+
+// Ring: every (host, ip, connection) gets the next port; rank r listens on
+// its own entries and connects to rank r+1's.
+std::vector<std::vector<std::string>> ring_addresses(const std::vector<Host>& hosts,
+                                                     const LaunchOptions& o,
+                                                     const AddressResolver& resolve) {
+  std::vector<std::vector<std::string>> out;
+  long port = o.starting_port;
+  for (const auto& h : hosts) {
+    std::vector<std::string> ips = h.ips;
+    if (ips.empty()) ips.push_back(address_of(h, resolve, "for the ring backend"));
+    std::vector<std::string> node;
+    for (const auto& ip : ips)
+      for (int c = 0; c < o.connections_per_ip; ++c) {
+        if (port > 65535)
+          throw UsageError("--starting-port", "the ring needs ports past 65535",
+                           "choose a lower starting port");
+        bool v6 = ip.find(':') != std::string::npos;
+        node.push_back((v6 ? "[" + ip + "]" : ip) + ":" + std::to_string(port++));
+      }
+    out.push_back(std::move(node));
+  }
+  return out;
+}
+
+void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOptions& o,
+                     const AddressResolver& resolve) {
+  const int n = static_cast<int>(plan.ranks.size());
+  switch (plan.backend) {
+    case Backend::none:
+    case Backend::ring: {
+      if (n < 2) return;  // mlx.launch gives a single rank no ring file
+      std::string json = ring_json(ring_addresses(hosts, o, resolve));
+      for (auto& r : plan.ranks) r.files.push_back({"MLX_HOSTFILE", "ring.json", json});
+      return;
+    }
+    case Backend::jaccl:
+    case Backend::jaccl_ring: {
+      std::string coord = address_of(hosts.front(), resolve, "as the jaccl coordinator") + ":" +
+                          std::to_string(o.starting_port);
+      std::string matrix = rdma_matrix_json(hosts);
+      for (auto& r : plan.ranks) {
+        r.env.emplace_back("MLX_JACCL_COORDINATOR", coord);
+        if (plan.backend == Backend::jaccl_ring) r.env.emplace_back("MLX_JACCL_RING", "1");
+        r.files.push_back({"MLX_IBV_DEVICES", "ibv_devices.json", matrix});
+      }
+      return;
+    }
+    case Backend::nccl: {
+      std::string ip = address_of(hosts.front(), resolve, "as the NCCL host");
+      for (auto& r : plan.ranks) {
+        r.env.emplace_back("NCCL_HOST_IP", ip);
+        r.env.emplace_back("NCCL_PORT", std::to_string(o.nccl_port));
+        r.env.emplace_back("MLX_WORLD_SIZE", std::to_string(n));
+        r.env.emplace_back("CUDA_VISIBLE_DEVICES", std::to_string(r.local_rank));
+      }
+      return;
+    }
+    case Backend::mpi:
+      return;  // mpirun gives the rank its identity
+  }
+}
+
+void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOptions& o) {
+  EnvList extra;
+  for (const auto& e : hf.envs) extra.push_back(parse_env_entry(e, "hostfile envs"));
+  for (const auto& e : o.env) extra.push_back(parse_env_entry(e, "--env"));
+  const std::string world = std::to_string(plan.ranks.size());
+  for (auto& r : plan.ranks) {
+    if (plan.backend != Backend::mpi) r.env.emplace_back("MLX_RANK", std::to_string(r.rank));
+    r.env.emplace_back("DISTKIT_RANK", std::to_string(r.rank));
+    r.env.emplace_back("DISTKIT_WORLD_SIZE", world);
+    r.env.emplace_back("DISTKIT_LOCAL_RANK", std::to_string(r.local_rank));
+    r.env.emplace_back("DISTKIT_LOCAL_SIZE", std::to_string(r.local_size));
+    r.env.emplace_back("DISTKIT_HOST", r.host);
+    r.env.emplace_back("DISTKIT_JOB_ID", plan.job_id);
+    r.env.insert(r.env.end(), extra.begin(), extra.end());
+  }
+}
+
+void check_options(const LaunchOptions& o) {
+  if (o.command.empty())
+    throw UsageError("command", "no command given", "put it after --, e.g. distlaunch -n 2 -- hostname");
+  if (o.repeat_hosts < 1)
+    throw UsageError("--repeat-hosts", "must be at least 1", "");
+  if (o.connections_per_ip < 1)
+    throw UsageError("--connections-per-ip", "must be at least 1", "");
+  if (o.starting_port < 1 || o.starting_port > 65535)
+    throw UsageError("--starting-port", "must be between 1 and 65535", "");
+  if (o.nccl_port < 1 || o.nccl_port > 65535)
+    throw UsageError("--nccl-port", "must be between 1 and 65535", "");
+}
+
+}  // namespace
+
+std::vector<Host> expand_hosts(const std::vector<Host>& hosts, int repeat_hosts) {
+  std::vector<Host> out;
+  for (const auto& h : hosts)
+    for (int i = 0; i < repeat_hosts; ++i) out.push_back(h);
+  return out;
+}
+
+std::vector<Host> hosts_from_list(const std::vector<std::string>& names) {
+  std::vector<Host> out;
+  for (const auto& n : names) {
+    if (n.empty())
+      throw UsageError("--hosts", "empty host name in the list", "separate names with single commas");
+    Host h;
+    h.ssh = n;
+    if (is_ip_literal(n)) h.ips.push_back(n);
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf) {
+  Backend b = Backend::ring;
+  if (options.backend)
+    b = hostfile::parse_backend(*options.backend, "--backend");
+  else if (hf.backend)
+    b = *hf.backend;
+  return b == Backend::none ? Backend::ring : b;
+}
+
+Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
+                const AddressResolver& resolve, const std::string& job_id) {
+  check_options(options);
+  if (hf.hosts.empty())
+    throw UsageError("hosts", "no hosts to run on", "give --hosts, --hostfile or -n");
+  Plan plan;
+  plan.backend = choose_backend(options, hf);
+  plan.command = command_words(options.command, options.python);
+  plan.cwd = options.cwd;
+  plan.job_id = job_id;
+  std::vector<Host> hosts = expand_hosts(hf.hosts, options.repeat_hosts);
+  std::map<std::string, int> per_host;
+  for (const auto& h : hosts) per_host[h.ssh]++;
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    RankSpec r;
+    r.rank = static_cast<int>(i);
+    r.host = hosts[i].ssh;
+    r.local_rank = seen[r.host]++;
+    r.local_size = per_host[r.host];
+    if (r.local_rank == 0) plan.hosts.push_back(r.host);
+    plan.ranks.push_back(std::move(r));
+  }
+  add_backend_env(plan, hosts, options, resolve);
+  add_common_env(plan, hf, options);
+  return plan;
+}
+
+std::vector<std::string> command_words(const std::vector<std::string>& command,
+                                       const std::string& python) {
+  std::vector<std::string> words = command;
+  const std::string& first = words.empty() ? std::string() : words.front();
+  if (first.size() > 3 && first.compare(first.size() - 3, 3, ".py") == 0)
+    words.insert(words.begin(), python);
+  return words;
+}
+
+std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {
+  std::string out = "[";
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (size_t j = 0; j < addresses[i].size(); ++j)
+      out += (j ? ", " : "") + json_string(addresses[i][j]);
+    out += "]";
+  }
+  return out + "]";
+}
+
+std::string rdma_matrix_json(const std::vector<Host>& hosts) {
+  std::string out = "[";
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (size_t j = 0; j < hosts[i].rdma.size(); ++j)
+      out += (j ? ", " : "") + rdma_entry_json(hosts[i].rdma[j]);
+    out += "]";
+  }
+  return out + "]";
+}
+
+EnvList effective_env(const RankSpec& rank, const std::string& dir) {
+  EnvList out;
+  auto set = [&out](const std::string& k, const std::string& v) {
+    for (auto& [key, value] : out)
+      if (key == k) {
+        value = v;
+        return;
+      }
+    out.emplace_back(k, v);
+  };
+  for (const auto& f : rank.files) set(f.env, dir + "/" + f.name);
+  for (const auto& [k, v] : rank.env) set(k, v);
+  return out;
+}
+
+}  // namespace distkit::launch

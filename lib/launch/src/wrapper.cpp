@@ -1,0 +1,53 @@
+// Rendering the rank wrapper from templates/: one line template per data file
+// and per exported variable, then the script around them. Every value goes
+// through shell_quote (template shell mode); keys are validated by the plan.
+#include "distkit/launch/wrapper.hpp"
+
+#include "distkit/util/shell_quote.hpp"
+#include "distkit/util/template.hpp"
+
+namespace distkit::launch {
+
+namespace {
+
+std::string render_files(const RankSpec& rank) {
+  std::string out;
+  for (const auto& f : rank.files)
+    out += render_named("launch_file.sh",
+                        {{"content", f.content}, {"name", f.name}, {"key", f.env}},
+                        TemplateMode::shell);
+  return out;
+}
+
+std::string render_exports(const RankSpec& rank) {
+  std::string out;
+  for (const auto& [k, v] : rank.env)
+    out += render_named("launch_export.sh", {{"key", k}, {"value", v}}, TemplateMode::shell);
+  return out;
+}
+
+}  // namespace
+
+std::string render_rank_script(const Plan& plan, const RankSpec& rank,
+                               const WrapperSettings& settings) {
+  TemplateFields f;
+  f["rank"] = std::to_string(rank.rank);
+  f["grace_ticks"] = std::to_string(std::max<long long>(1, settings.grace.count() / 100));
+  f["heartbeat_limit"] = std::to_string(std::max<long long>(1, settings.heartbeat_limit.count()));
+  f["cwd"] = settings.cwd.value_or("");
+  f["cwd_required"] = settings.cwd_required ? "1" : "0";
+  f["files"] = render_files(rank);
+  f["exports"] = render_exports(rank);
+  f["command"] = shell_join(plan.command);
+  return render_named("launch_rank.sh", f, TemplateMode::shell);
+}
+
+namespace frame {
+std::string secret(std::string_view hex) { return "S " + std::string(hex) + "\n"; }
+std::string data(std::string_view bytes) {
+  return "D " + std::to_string(bytes.size()) + "\n" + std::string(bytes);
+}
+std::string signal(std::string_view name) { return "G " + std::string(name) + "\n"; }
+}  // namespace frame
+
+}  // namespace distkit::launch

@@ -1,0 +1,1 @@
+printf '%s\n' {{content}} >"$d/"{{name}} && export {{key|raw}}="$d/"{{name}}

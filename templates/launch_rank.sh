@@ -1,0 +1,121 @@
+# distlaunch rank wrapper (templates/launch_rank.sh), run by /bin/sh on the
+# rank's host: POSIX sh for dash and macOS bash 3.2. Keeps the rank's files
+# in a private temp dir, runs the command in its own process group, and kills
+# that group when the launcher says so or when the launcher is gone (stdin
+# EOF without the end marker, or no heartbeat for a few seconds).
+# Stdin protocol, one frame per line: "S <secret>" first, then "H" heartbeat,
+# "D <n>" + n raw bytes for the rank's stdin, "E" end of that stdin,
+# "G <SIGNAL>" signal the group, "T" terminate (TERM, KILL after grace), "K".
+rank={{rank}}
+grace_ticks={{grace_ticks}}
+hb_limit={{heartbeat_limit}}
+want_cwd={{cwd}}
+cwd_required={{cwd_required}}
+me=$(hostname 2>/dev/null || echo "?")
+say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
+d=$(mktemp -d "${TMPDIR:-/tmp}/distlaunch.XXXXXX") || {
+  say "cannot create a temp dir; check free space and TMPDIR"; exit 126; }
+pid=
+gone() { ! kill -0 -- "-$pid" 2>/dev/null; }
+stop_group() {
+  kill -s TERM -- "-$pid" 2>/dev/null || return 0
+  i=0
+  while [ "$i" -lt "$grace_ticks" ]; do
+    gone && return 0
+    sleep 0.1 </dev/null >/dev/null 2>&1 || sleep 1 </dev/null >/dev/null 2>&1
+    i=$((i + 1))
+  done
+  kill -s KILL -- "-$pid" 2>/dev/null
+  return 0
+}
+cleanup() {
+  [ -n "$pid" ] && kill -s TERM -- "-$pid" 2>/dev/null
+  [ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null
+  [ -n "${wpid:-}" ] && kill "$wpid" 2>/dev/null
+  rm -rf "$d"
+}
+trap cleanup EXIT
+trap '[ -n "$pid" ] && stop_group; exit 129' HUP
+trap '[ -n "$pid" ] && stop_group; exit 143' TERM
+trap '[ -n "$pid" ] && stop_group; exit 130' INT
+IFS= read -r frame || { say "the launcher closed the connection before the start"; exit 125; }
+case $frame in
+  "S "*) ;;
+  *) say "protocol error: no secret frame from the launcher"; exit 125 ;;
+esac
+(umask 077 && printf '%s\n' "${frame#S }" >"$d/secret") || {
+  say "cannot write $d/secret"; exit 126; }
+frame=
+export DISTKIT_SECRET_FILE="$d/secret"
+{{files|raw}}
+{{exports|raw}}
+if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
+  if [ "$cwd_required" = 1 ]; then
+    say "cannot cd to $want_cwd; create it there or fix --cwd"; exit 126
+  fi
+fi
+mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
+# The command gets a process group of its own: job control where the shell
+# offers it without a terminal (bash, macOS sh), else setsid(1) (Linux), else
+# perl's setpgrp (both platforms ship perl).
+set -m 2>/dev/null
+case $- in
+  *m*) {{command|raw}} <"$d/stdin" &
+       pid=$!; set +m ;;
+  *) if command -v setsid >/dev/null 2>&1; then
+       setsid {{command|raw}} <"$d/stdin" &
+     else
+       perl -e 'setpgrp(0, 0); exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin" &
+     fi
+     pid=$! ;;
+esac
+printf '@@distlaunch:pid %s\n' "$pid" >&2
+reader() {
+  trap '' PIPE
+  exec 3>"$d/stdin"
+  open=1 n=0
+  while IFS= read -r frame; do
+    case $frame in
+      H) n=$((n + 1)); echo "$n" >"$d/hb" ;;
+      "D "*) : >"$d/busy"
+             dd bs=1 count="${frame#D }" of="$d/chunk" 2>/dev/null
+             if [ "$open" = 1 ] && ! cat "$d/chunk" >&3 2>/dev/null; then
+               open=0; exec 3>&-
+             fi
+             rm -f "$d/busy" ;;
+      E) [ "$open" = 1 ] && exec 3>&-; open=0 ;;
+      "G "*) kill -s "${frame#G }" -- "-$pid" 2>/dev/null ;;
+      T) stop_group; return 0 ;;
+      K) kill -s KILL -- "-$pid" 2>/dev/null; return 0 ;;
+    esac
+  done
+  say "lost the launcher (connection closed); stopping the rank"
+  stop_group
+}
+watchdog() {
+  last= miss=0
+  while sleep 1 </dev/null >/dev/null 2>&1; do
+    v=; read -r v <"$d/hb" 2>/dev/null
+    if [ "$v" != "$last" ] || [ -e "$d/busy" ]; then
+      last=$v miss=0
+    else
+      miss=$((miss + 1))
+      if [ "$miss" -ge "$hb_limit" ]; then
+        say "no heartbeat from the launcher for ${hb_limit}s; stopping the rank"
+        stop_group; return 0
+      fi
+    fi
+  done
+}
+exec 5<&0
+reader <&5 5<&- >/dev/null &
+rpid=$!
+watchdog </dev/null >/dev/null &
+wpid=$!
+exec 0</dev/null 5<&-
+status=0
+wait "$pid" || status=$?
+# wait returns early when a trapped signal arrives; the traps exit. The rank
+# has ended: whatever it left in its group is stopped before we leave.
+stop_group
+exit "$status"

@@ -1,0 +1,166 @@
+// The launch plan: ranks onto hosts, backend choice, distkit's own
+// variables, and the exact errors for bad input.
+#include "catch.hpp"
+#include "distkit/launch/plan.hpp"
+#include "distkit/util/error.hpp"
+
+using namespace distkit;
+using namespace distkit::launch;
+using hostfile::Backend;
+
+namespace {
+
+hostfile::Hostfile local_hostfile() {
+  hostfile::Hostfile hf;
+  hf.backend = Backend::none;
+  hf.hosts.push_back({"127.0.0.1", {"127.0.0.1"}, {}});
+  return hf;
+}
+
+LaunchOptions with_command(std::vector<std::string> cmd) {
+  LaunchOptions o;
+  o.command = std::move(cmd);
+  return o;
+}
+
+std::string env_of(const RankSpec& r, const std::string& key) {
+  std::string value = "<unset>";
+  for (const auto& [k, v] : r.env)
+    if (k == key) value = v;
+  return value;
+}
+
+std::string usage_error_text(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return describe(e);
+  }
+  return "<no error>";
+}
+
+}  // namespace
+
+TEST_CASE("repeat-hosts puts consecutive ranks on the same host", "[launch][plan]") {
+  auto hf = local_hostfile();
+  hf.hosts.push_back({"b", {"10.0.0.2"}, {}});
+  auto o = with_command({"true"});
+  o.repeat_hosts = 2;
+  Plan p = build_plan(hf, o, nullptr, "j1");
+  REQUIRE(p.ranks.size() == 4);
+  CHECK(p.ranks[1].host == "127.0.0.1");
+  CHECK(p.ranks[2].host == "b");
+  CHECK(p.ranks[3].local_rank == 1);
+  CHECK(p.ranks[3].local_size == 2);
+  CHECK(p.hosts == std::vector<std::string>{"127.0.0.1", "b"});
+}
+
+TEST_CASE("four local ranks share one ip with consecutive ring ports", "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.repeat_hosts = 4;
+  Plan p = build_plan(local_hostfile(), o, nullptr, "j1");
+  REQUIRE(p.ranks[2].files.size() == 1);
+  CHECK(p.ranks[2].files[0].env == "MLX_HOSTFILE");
+  CHECK(p.ranks[2].files[0].content ==
+        R"([["127.0.0.1:32323"], ["127.0.0.1:32324"], ["127.0.0.1:32325"], ["127.0.0.1:32326"]])");
+  CHECK(env_of(p.ranks[2], "MLX_RANK") == "2");
+}
+
+TEST_CASE("every rank gets distkit's own variables", "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.repeat_hosts = 3;
+  Plan p = build_plan(local_hostfile(), o, nullptr, "job-42");
+  const RankSpec& r = p.ranks[1];
+  CHECK(env_of(r, "DISTKIT_RANK") == "1");
+  CHECK(env_of(r, "DISTKIT_WORLD_SIZE") == "3");
+  CHECK(env_of(r, "DISTKIT_LOCAL_RANK") == "1");
+  CHECK(env_of(r, "DISTKIT_LOCAL_SIZE") == "3");
+  CHECK(env_of(r, "DISTKIT_HOST") == "127.0.0.1");
+  CHECK(env_of(r, "DISTKIT_JOB_ID") == "job-42");
+}
+
+TEST_CASE("a single rank gets no ring address file, as with mlx.launch", "[launch][plan]") {
+  Plan p = build_plan(local_hostfile(), with_command({"true"}), nullptr, "j");
+  CHECK(p.ranks[0].files.empty());
+}
+
+TEST_CASE("hostfile envs come before --env so the flag wins", "[launch][plan]") {
+  auto hf = local_hostfile();
+  hf.envs = {"A=hostfile", "B=1"};
+  auto o = with_command({"true"});
+  o.env = {"A=flag"};
+  Plan p = build_plan(hf, o, nullptr, "j");
+  auto env = effective_env(p.ranks[0], "/tmp/x");
+  std::string a;
+  for (const auto& [k, v] : env)
+    if (k == "A") a = v;
+  CHECK(a == "flag");
+}
+
+TEST_CASE("backend flag beats the hostfile, which beats the ring default", "[launch][plan]") {
+  auto hf = local_hostfile();
+  LaunchOptions o;
+  CHECK(choose_backend(o, hf) == Backend::ring);
+  hf.backend = Backend::jaccl;
+  CHECK(choose_backend(o, hf) == Backend::jaccl);
+  o.backend = "nccl";
+  CHECK(choose_backend(o, hf) == Backend::nccl);
+}
+
+TEST_CASE("nccl ranks get the host ip, port, world size and a device per local rank",
+          "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.backend = "nccl";
+  o.repeat_hosts = 2;
+  o.nccl_port = 4000;
+  Plan p = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(p.ranks[1], "NCCL_HOST_IP") == "127.0.0.1");
+  CHECK(env_of(p.ranks[1], "NCCL_PORT") == "4000");
+  CHECK(env_of(p.ranks[1], "MLX_WORLD_SIZE") == "2");
+  CHECK(env_of(p.ranks[1], "CUDA_VISIBLE_DEVICES") == "1");
+}
+
+TEST_CASE("a host name without ips gets its address from the resolver", "[launch][plan]") {
+  hostfile::Hostfile hf;
+  hf.hosts = hosts_from_list({"h1", "10.0.0.9"});
+  CHECK(hf.hosts[1].ips == std::vector<std::string>{"10.0.0.9"});
+  CHECK(hf.hosts[0].ips.empty());
+  auto resolve = [](const std::string& h) -> std::optional<std::string> {
+    if (h == "h1") return "10.0.0.1";
+    return std::nullopt;
+  };
+  Plan p = build_plan(hf, with_command({"true"}), resolve, "j");
+  CHECK(p.ranks[0].files[0].content == R"([["10.0.0.1:32323"], ["10.0.0.9:32324"]])");
+}
+
+TEST_CASE("an unresolvable host name for the ring is an error naming it", "[launch][plan]") {
+  hostfile::Hostfile hf;
+  hf.hosts = hosts_from_list({"nowhere", "10.0.0.9"});
+  CHECK(usage_error_text([&] { build_plan(hf, with_command({"true"}), nullptr, "j"); }) ==
+        "nowhere: no address known for this host (needed for the ring backend); add \"ips\" "
+        "to its hostfile entry, set HostName in ssh_config, or make the name resolvable");
+}
+
+TEST_CASE("an --env entry that is not KEY=VALUE is refused", "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.env = {"BAD-KEY=1"};
+  CHECK(usage_error_text([&] { build_plan(local_hostfile(), o, nullptr, "j"); }) ==
+        "--env: 'BAD-KEY=1' is not KEY=VALUE with a key of [A-Za-z0-9_]; write it as NAME=value");
+}
+
+TEST_CASE("a missing command is refused with a hint", "[launch][plan]") {
+  CHECK(usage_error_text([&] { build_plan(local_hostfile(), LaunchOptions{}, nullptr, "j"); }) ==
+        "command: no command given; put it after --, e.g. distlaunch -n 2 -- hostname");
+}
+
+TEST_CASE("an empty name in --hosts is refused", "[launch][plan]") {
+  CHECK(usage_error_text([] { hosts_from_list({"a", ""}); }) ==
+        "--hosts: empty host name in the list; separate names with single commas");
+}
+
+TEST_CASE("a python script runs under --python", "[launch][plan]") {
+  CHECK(command_words({"job.py", "-x"}, "/opt/py") ==
+        std::vector<std::string>{"/opt/py", "job.py", "-x"});
+  CHECK(command_words({"python3", "job.py"}, "/opt/py") ==
+        std::vector<std::string>{"python3", "job.py"});
+}
