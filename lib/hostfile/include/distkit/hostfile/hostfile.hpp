@@ -10,6 +10,7 @@
 // a list of device names.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -45,22 +46,51 @@ struct Hostfile {
   bool operator==(const Hostfile&) const = default;
 };
 
+// Limits that keep every input bounded (a hostfile is a few KiB in practice).
+inline constexpr size_t kMaxHostfileBytes = size_t(64) << 20;
+inline constexpr size_t kMaxHosts = 4096;
+inline constexpr int kMaxJsonDepth = 32;  // a valid hostfile nests 5 levels
+
 // Parses JSON text. `subject` names the source in errors (usually the path).
-// Throws UsageError (exit 2) with an exact, actionable message for every
-// problem: invalid JSON (line and column), wrong types, empty `ssh`, invalid
-// IP strings, rdma matrix of the wrong shape, non-null diagonal, unknown
-// backend, malformed env entries, duplicate hosts.
+// Throws UsageError (exit 2) with one exact, actionable line for every
+// problem: invalid JSON (line and column), wrong types (naming the JSON path,
+// e.g. `hosts[2].ips[0]`), unknown keys (with "did you mean"), then every
+// check validate() makes. Any byte string gives either a Hostfile or a
+// UsageError: never a crash, whatever the input.
 Hostfile parse(std::string_view json_text, std::string_view subject);
 
-// Validates a model built in code (the same checks parse() applies).
-void validate(const Hostfile& hf, std::string_view subject);
+struct ValidateOptions {
+  // A file may not list the same (ssh, ips) pair twice: that is almost always
+  // a copy-paste mistake, and several ranks per host are asked for with
+  // -n/--repeat-hosts. Hostfiles the tools build with repeat_hosts() set this.
+  bool allow_repeated_hosts = false;
+};
+
+// Validates a model built in code (the same checks parse() applies after the
+// type checks): 1..4096 hosts; `ssh` non-empty, not starting with '-', no
+// white space or control characters; every `ips` entry an IPv4 or IPv6
+// address (inet_pton; IPv6 may carry a %zone); every non-empty `rdma` row has
+// one entry per host, null at the host's own index, device names non-empty;
+// `envs` entries KEY=VALUE with KEY in [A-Za-z0-9_]+; all strings UTF-8;
+// no duplicate (ssh, ips) pairs unless allowed. Throws UsageError.
+void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts = {});
+
+// jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
+// host and an address on rank 0 (the coordinator). Throws UsageError naming
+// the first host that lacks it. Other backends: no extra requirement.
+void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject);
+
+// True for an IPv4 dotted quad or an IPv6 address (optionally with a %zone
+// suffix such as fe80::1%en0), as inet_pton accepts them.
+bool is_ip_address(std::string_view s);
 
 // The object form with 4-space indentation and no trailing newline,
 // byte-identical to Python's json.dump(obj, f, indent=4) as the reference
 // tool writes it.
 std::string serialize(const Hostfile& hf);
 
-// read_file + parse, and serialize + write_file_atomic.
+// read_file + parse (UsageError "no such hostfile" when absent, and for files
+// over 64 MiB), and validate + serialize + write_file_atomic.
 Hostfile load(const std::filesystem::path& path);
 void save(const std::filesystem::path& path, const Hostfile& hf);
 

@@ -1,0 +1,177 @@
+// Semantic checks on a hostfile model, shared by parse() (after the type
+// checks) and by code that builds a model itself (distconfig, --hosts).
+// Each check throws the first problem it finds as one actionable line.
+#include <arpa/inet.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "distkit/hostfile/hostfile.hpp"
+#include "fail.hpp"
+#include "json_text.hpp"
+
+namespace distkit::hostfile {
+
+using detail::fail;
+using detail::host_path;
+using detail::quote;
+
+namespace {
+
+bool is_space_or_control(unsigned char c) { return c <= 0x20 || c == 0x7F; }
+
+void check_utf8(std::string_view s, std::string_view src, const std::string& path) {
+  if (!detail::is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
+}
+
+void check_env(const std::string& e, std::string_view src, const std::string& path) {
+  check_utf8(e, src, path);
+  size_t eq = e.find('=');
+  if (eq == std::string::npos)
+    fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
+  if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
+  for (char c : std::string_view(e).substr(0, eq)) {
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok)
+      fail(src, path, "key " + quote(e.substr(0, eq)) + " may contain only letters, digits and '_'",
+           "rename the variable");
+  }
+  if (e.find('\0') != std::string::npos)
+    fail(src, path, "value contains a NUL character", "remove it");
+}
+
+void check_ssh(const std::string& ssh, std::string_view src, const std::string& path) {
+  check_utf8(ssh, src, path);
+  bool blank = true;
+  for (unsigned char c : ssh) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+  if (blank)
+    fail(src, path, "is empty", "give the host's SSH name or address, e.g. \"ssh\": \"studio-a\"");
+  if (ssh[0] == '-')
+    fail(src, path, quote(ssh) + " starts with '-'", "give a host name, not an ssh option");
+  for (unsigned char c : ssh)
+    if (is_space_or_control(c))
+      fail(src, path, quote(ssh) + " contains white space or a control character",
+           "give one host name or address");
+}
+
+void check_ips(const Host& h, std::string_view src, const std::string& path) {
+  for (size_t j = 0; j < h.ips.size(); ++j) {
+    if (!is_ip_address(h.ips[j]))
+      fail(src, path + ".ips[" + std::to_string(j) + "]",
+           quote(h.ips[j]) + " is not an IPv4 or IPv6 address",
+           "give an address such as \"192.168.0.2\" (host names belong in \"ssh\")");
+  }
+}
+
+void check_device(const std::string& name, std::string_view src, const std::string& path) {
+  check_utf8(name, src, path);
+  if (name.empty())
+    fail(src, path, "device name is empty", "write a name such as \"rdma_en3\", or null for no link");
+}
+
+void check_rdma_entry(const RdmaEntry& e, std::string_view src, const std::string& path) {
+  if (const auto* name = std::get_if<std::string>(&e)) return check_device(*name, src, path);
+  if (const auto* list = std::get_if<std::vector<std::string>>(&e)) {
+    if (list->empty())
+      fail(src, path, "is an empty list", "write null when there is no link");
+    for (size_t k = 0; k < list->size(); ++k)
+      check_device((*list)[k], src, path + "[" + std::to_string(k) + "]");
+  }
+}
+
+std::string describe_entry(const RdmaEntry& e) {
+  if (const auto* name = std::get_if<std::string>(&e)) return quote(*name);
+  return "a list of devices";
+}
+
+void check_rdma(const Host& h, size_t i, size_t n, std::string_view src, const std::string& path) {
+  if (h.rdma.empty()) return;
+  if (h.rdma.size() != n)
+    fail(src, path + ".rdma",
+         "has " + std::to_string(h.rdma.size()) + " entries for " + std::to_string(n) + " hosts",
+         "give one entry per host (null for the host itself), or [] when not using RDMA");
+  for (size_t j = 0; j < n; ++j)
+    check_rdma_entry(h.rdma[j], src, path + ".rdma[" + std::to_string(j) + "]");
+  if (!std::holds_alternative<std::monostate>(h.rdma[i]))
+    fail(src, path + ".rdma[" + std::to_string(i) + "]",
+         "is " + describe_entry(h.rdma[i]) + " but a host's entry for itself must be null",
+         "write null at index " + std::to_string(i));
+}
+
+void check_duplicates(const std::vector<Host>& hosts, std::string_view src) {
+  std::map<std::pair<std::string, std::vector<std::string>>, size_t> seen;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    auto [it, inserted] = seen.emplace(std::make_pair(hosts[i].ssh, hosts[i].ips), i);
+    if (!inserted)
+      fail(src, host_path(i), "repeats " + host_path(it->second) + " (same \"ssh\" and \"ips\")",
+           "list each host once and ask for several ranks per host with -n/--repeat-hosts");
+  }
+}
+
+}  // namespace
+
+void detail::check_host_count(size_t n, std::string_view src) {
+  if (n == 0)
+    fail(src, "hosts", "is empty", "list at least one host, e.g. [{\"ssh\": \"studio-a\"}]");
+  if (n > kMaxHosts)
+    fail(src, "hosts",
+         "has " + std::to_string(n) + " entries, more than the " + std::to_string(kMaxHosts) +
+             " distkit accepts",
+         "split the cluster into several hostfiles");
+}
+
+bool is_ip_address(std::string_view s) {
+  if (s.empty() || s.size() > 64 || s.find('\0') != std::string_view::npos) return false;
+  std::string addr(s);
+  unsigned char buf[16];
+  if (addr.find(':') == std::string::npos) return ::inet_pton(AF_INET, addr.c_str(), buf) == 1;
+  if (size_t pct = addr.find('%'); pct != std::string::npos) {
+    std::string_view zone = s.substr(pct + 1);
+    if (zone.empty()) return false;
+    for (char c : zone) {
+      bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                c == '_' || c == '.' || c == '-';
+      if (!ok) return false;
+    }
+    addr.resize(pct);
+  }
+  return ::inet_pton(AF_INET6, addr.c_str(), buf) == 1;
+}
+
+void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts) {
+  for (size_t k = 0; k < hf.envs.size(); ++k)
+    check_env(hf.envs[k], subject, "envs[" + std::to_string(k) + "]");
+  detail::check_host_count(hf.hosts.size(), subject);
+  for (size_t i = 0; i < hf.hosts.size(); ++i) {
+    const Host& h = hf.hosts[i];
+    std::string path = host_path(i);
+    check_ssh(h.ssh, subject, path + ".ssh");
+    check_ips(h, subject, path);
+    check_rdma(h, i, hf.hosts.size(), subject, path);
+  }
+  if (!opts.allow_repeated_hosts) check_duplicates(hf.hosts, subject);
+}
+
+void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject) {
+  std::string name = "backend \"" + std::string(to_string(backend)) + "\"";
+  if (backend == Backend::jaccl || backend == Backend::jaccl_ring) {
+    for (size_t i = 0; i < hf.hosts.size(); ++i)
+      if (hf.hosts[i].rdma.empty())
+        fail(subject, host_path(i) + ".rdma", "is empty but " + name + " needs one entry per host",
+             "regenerate the hostfile with distconfig, or use the ring backend");
+    if (hf.hosts.empty() || hf.hosts[0].ips.empty())
+      fail(subject, "hosts[0].ips",
+           "is empty but " + name + " uses rank 0's first address as coordinator",
+           "add rank 0's management address (e.g. its en0 address)");
+  } else if (backend == Backend::ring && hf.hosts.size() > 1) {
+    for (size_t i = 0; i < hf.hosts.size(); ++i)
+      if (hf.hosts[i].ips.empty())
+        fail(subject, host_path(i) + ".ips",
+             "is empty but " + name + " needs the addresses each rank listens on",
+             "add the host's address on the link to the previous host");
+  }
+}
+
+}  // namespace distkit::hostfile
