@@ -1,0 +1,148 @@
+// See export.hpp: other launchers' hostfile formats and the Slurm hostlist
+// range compression.
+#include "distkit/hostfile/export.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <set>
+
+#include "distkit/hostfile/host_list.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
+#include "distkit/util/template.hpp"
+#include "json_text.hpp"
+
+namespace distkit::hostfile {
+
+namespace {
+
+constexpr std::pair<ExportFormat, std::string_view> kFormats[] = {
+    {ExportFormat::openmpi, "openmpi"},
+    {ExportFormat::mpich, "mpich"},
+    {ExportFormat::slurm, "slurm"},
+    {ExportFormat::deepspeed, "deepspeed"}};
+
+// Characters each format gives a meaning to, with what that meaning is.
+void check_name(const std::string& name, ExportFormat fmt) {
+  auto refuse = [&](char c, const char* meaning) {
+    throw UsageError(std::string(to_string(fmt)) + " export",
+                     "host " + detail::quote(name) + " contains '" + std::string(1, c) +
+                         "', which " + meaning + " in that format",
+                     "use a host name without it (an ssh_config Host alias works)");
+  };
+  if (name.find('#') != std::string::npos) refuse('#', "starts a comment");
+  if (fmt == ExportFormat::mpich && name.find(':') != std::string::npos)
+    refuse(':', "separates the rank count");
+  if (fmt == ExportFormat::slurm)
+    for (char c : {'[', ']', ','})
+      if (name.find(c) != std::string::npos) refuse(c, "is hostlist syntax");
+}
+
+// A name split into prefix and trailing number ("node07" -> "node", "07").
+struct Numbered {
+  std::string prefix, digits;
+};
+
+bool split_number(const std::string& name, Numbered& out) {
+  size_t p = name.size();
+  while (p > 0 && name[p - 1] >= '0' && name[p - 1] <= '9') --p;
+  if (p == 0 || p == name.size() || name.size() - p > 9 || is_ip_address(name)) return false;
+  out = {name.substr(0, p), name.substr(p)};
+  return true;
+}
+
+// "01","02","03","07" -> "01-03,07" (numbers of one width class, sorted).
+std::string ranges(std::vector<std::string> nums) {
+  auto value = [](const std::string& s) { return std::stol(s); };
+  std::sort(nums.begin(), nums.end(),
+            [&](const std::string& a, const std::string& b) { return value(a) < value(b); });
+  std::string out;
+  for (size_t i = 0; i < nums.size();) {
+    size_t j = i;
+    while (j + 1 < nums.size() && value(nums[j + 1]) == value(nums[j]) + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j == i ? nums[i] : nums[i] + "-" + nums[j];
+    i = j + 1;
+  }
+  return out;
+}
+
+// Width class of a number: its length when zero-padded, else 0 (natural).
+size_t width_of(const std::string& digits) {
+  return digits.size() > 1 && digits[0] == '0' ? digits.size() : 0;
+}
+
+}  // namespace
+
+std::string_view to_string(ExportFormat f) {
+  for (const auto& [fmt, name] : kFormats)
+    if (fmt == f) return name;
+  return "";
+}
+
+ExportFormat parse_export_format(std::string_view name, std::string_view subject) {
+  std::vector<std::string> names;
+  for (const auto& [fmt, known] : kFormats) {
+    if (known == name) return fmt;
+    names.emplace_back(known);
+  }
+  std::string guess = closest_match(name, names);
+  throw UsageError(std::string(subject), "unknown hostfile format " + detail::quote(name),
+                   guess.empty() ? "use one of " + join(names, ", ") : "did you mean \"" + guess + "\"?");
+}
+
+std::string compress_node_list(const std::vector<std::string>& names) {
+  // Groups keyed by (prefix, width class), kept in order of first appearance.
+  std::vector<std::pair<std::string, size_t>> order;
+  std::map<std::pair<std::string, size_t>, std::vector<std::string>> groups;
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    if (!seen.insert(name).second) continue;
+    Numbered n;
+    std::pair<std::string, size_t> key{name, SIZE_MAX};  // a name listed as is
+    if (split_number(name, n)) key = {n.prefix, width_of(n.digits)};
+    auto [it, inserted] = groups.try_emplace(key);
+    if (inserted) order.push_back(key);
+    if (key.second != SIZE_MAX) it->second.push_back(n.digits);
+  }
+  // "10" reads the same at width 2, so it joins node01..node09.
+  for (const auto& key : order) {
+    if (key.second == 0 || key.second == SIZE_MAX) continue;
+    auto natural = groups.find({key.first, 0});
+    if (natural == groups.end()) continue;
+    auto& from = natural->second;
+    auto fits = [&](const std::string& d) { return d.size() == key.second; };
+    std::copy_if(from.begin(), from.end(), std::back_inserter(groups[key]), fits);
+    from.erase(std::remove_if(from.begin(), from.end(), fits), from.end());
+  }
+  std::vector<std::string> parts;
+  for (const auto& key : order) {
+    const auto& nums = groups[key];
+    if (key.second == SIZE_MAX) parts.push_back(key.first);
+    else if (nums.empty()) continue;
+    else if (nums.size() == 1) parts.push_back(key.first + nums[0]);
+    else parts.push_back(key.first + "[" + ranges(nums) + "]");
+  }
+  return join(parts, ",");
+}
+
+std::string export_hosts(const std::vector<Host>& ranks, ExportFormat fmt) {
+  std::vector<HostSlots> slots = count_slots(ranks);
+  for (const HostSlots& s : slots) check_name(s.host, fmt);
+  std::string name(to_string(fmt));
+  if (fmt == ExportFormat::slurm) {
+    std::vector<std::string> hosts;
+    for (const HostSlots& s : slots) hosts.push_back(s.host);
+    return render_named("export_slurm.line", {{"nodelist", compress_node_list(hosts)}},
+                        TemplateMode::text);
+  }
+  std::string out;
+  for (const HostSlots& s : slots)
+    out += render_named("export_" + name + ".line",
+                        {{"host", s.host}, {"slots", std::to_string(s.slots)}}, TemplateMode::text);
+  return out;
+}
+
+}  // namespace distkit::hostfile
