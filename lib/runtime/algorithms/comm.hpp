@@ -1,0 +1,59 @@
+// What an algorithm sees of a group: its size, its rank, the connections to
+// each member (by group rank) and the context stamped on every frame. Also
+// the chunking arithmetic every pipelined algorithm shares.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "distkit/runtime/types.hpp"
+#include "transport/engine.hpp"
+
+namespace distkit::rt {
+
+struct Comm {
+  Mesh& mesh;
+  const std::vector<int>& members;  // group rank -> world rank
+  int rank;
+  uint32_t context;
+
+  int size() const { return static_cast<int>(members.size()); }
+  std::vector<Conn>& link(int peer) const {
+    return mesh.stripes(members[static_cast<size_t>(peer)]);
+  }
+  int stripes(int peer) const { return static_cast<int>(link(peer).size()); }
+  int wrap(long long r) const {
+    long long n = size();
+    return static_cast<int>(((r % n) + n) % n);
+  }
+};
+
+// Piece i of n when splitting `total` units as evenly as possible.
+inline size_t split_begin(size_t total, size_t i, size_t n) {
+  return total / n * i + (total % n) * i / n;  // floor(total*i/n), no overflow
+}
+
+// Number of chunks so that no chunk exceeds chunk_bytes (at least 1).
+inline size_t chunks_for(size_t bytes, size_t chunk_bytes) {
+  return bytes == 0 ? 1 : (bytes + chunk_bytes - 1) / chunk_bytes;
+}
+
+// Frames of a striped stream: frames g = stripe, stripe+S, ... below total.
+inline uint32_t frames_on_stripe(size_t total, int stripe, int stripes) {
+  if (static_cast<size_t>(stripe) >= total) return 0;
+  return static_cast<uint32_t>((total - static_cast<size_t>(stripe) + stripes - 1) / stripes);
+}
+
+// The collectives (algorithms/*.cpp). Buffers are already validated.
+void ring_all_reduce(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op);
+void ring_reduce_scatter(Comm& c, unsigned char* work, size_t count, DType t, ReduceOp op);
+void ring_all_gather(Comm& c, unsigned char* out, size_t count, DType t, FrameOp op);
+void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, DType t,
+                                   ReduceOp op);
+void broadcast_tree(Comm& c, unsigned char* data, size_t bytes, int root);
+void broadcast_chain(Comm& c, unsigned char* data, size_t bytes, int root);
+void dissemination_barrier(Comm& c);
+void p2p_send(Comm& c, const unsigned char* data, size_t bytes, int dst);
+void p2p_recv(Comm& c, unsigned char* data, size_t bytes, int src);
+
+}  // namespace distkit::rt

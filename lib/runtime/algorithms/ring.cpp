@@ -1,0 +1,158 @@
+// Pipelined bidirectional ring: reduce-scatter, all-gather, and all-reduce
+// as the two back to back (the large-message algorithm).
+//
+// The buffer is cut into `size` segments (rank r ends the reduce-scatter
+// owning segment r). Each segment is halved: half 0 travels clockwise (send
+// to r+1, receive from r-1), half 1 counter-clockwise, so every link carries
+// data both ways at once (with 2 ranks one direction already does). Each
+// half is cut into C chunks; step t+1 of chunk c may be sent as soon as step
+// t of chunk c has arrived (and been reduced), so reduction overlaps the
+// transfer of the next chunks. Global frame g = t*C + c of a direction goes
+// over stripe g mod S of the link.
+#include <algorithm>
+#include <cstring>
+
+#include "algorithms/comm.hpp"
+#include "algorithms/reduce.hpp"
+
+namespace distkit::rt {
+
+namespace {
+
+struct Segments {
+  size_t count;   // elements in the whole buffer
+  bool blocks;    // true: segment k = block k of count/size; false: even split
+  int n;
+  size_t begin(int k) const {
+    return blocks ? count / static_cast<size_t>(n) * static_cast<size_t>(k)
+                  : split_begin(count, static_cast<size_t>(k), static_cast<size_t>(n));
+  }
+  size_t end(int k) const { return begin(k + 1); }
+};
+
+class RingPlan : public Plan {
+ public:
+  RingPlan(Comm& c, unsigned char* data, const Segments& seg, DType t, ReduceOp op,
+           bool reduce, bool gather)
+      : c_(c), data_(data), seg_(seg), t_(t), op_(op), elem_(dtype_size(t)),
+        n_(c.size()), r_(c.rank), dirs_(n_ == 2 ? 1 : 2),
+        rs_steps_(reduce ? n_ - 1 : 0), steps_(rs_steps_ + (gather ? n_ - 1 : 0)) {
+    size_t biggest = 0;
+    for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg.end(k) - seg.begin(k));
+    size_t half = (biggest + static_cast<size_t>(dirs_) - 1) / static_cast<size_t>(dirs_);
+    chunks_ = chunks_for(half * elem_, c.mesh.chunk_bytes());
+    chunk_max_ = (half + chunks_ - 1) / chunks_ * elem_ + elem_;
+    build_streams();
+  }
+
+  void run(FrameOp op) { run_streams(c_.mesh, streams_, nstreams_, *this, op, c_.context); }
+
+  bool frame(int s, uint32_t k, unsigned char*& buf, size_t& len) override {
+    const Info& in = info_[s];
+    size_t g = static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    int t = static_cast<int>(g / chunks_);
+    size_t ch = g % chunks_;
+    if (in.send && t > 0 && !arrived(in.dir, g - chunks_)) return false;
+    int k_seg = segment(in.dir, t, in.send);
+    auto [b, e] = chunk_range(k_seg, in.dir, ch);
+    len = (e - b) * elem_;
+    bool staged = !in.send && t < rs_steps_;
+    buf = staged ? c_.mesh.staging(static_cast<size_t>(s), chunk_max_) : data_ + b * elem_;
+    return true;
+  }
+
+  void received(int s, uint32_t k) override {
+    const Info& in = info_[s];
+    size_t g = static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    int t = static_cast<int>(g / chunks_);
+    if (t >= rs_steps_) return;
+    auto [b, e] = chunk_range(segment(in.dir, t, false), in.dir, g % chunks_);
+    reduce_into(data_ + b * elem_, c_.mesh.staging(static_cast<size_t>(s), chunk_max_), e - b, t_, op_);
+  }
+
+ private:
+  struct Info {
+    int dir;
+    bool send;
+    int stripe;
+    int nstripes;
+  };
+
+  // Segment sent (or received) at global step t in direction d.
+  int segment(int d, int t, bool send) const {
+    int sign = d == 0 ? -1 : 1;
+    long long off;
+    if (t < rs_steps_) off = send ? t + 1 : t + 2;
+    else off = send ? t - rs_steps_ : t - rs_steps_ + 1;
+    return c_.wrap(r_ + sign * off);
+  }
+
+  std::pair<size_t, size_t> chunk_range(int k, int d, size_t ch) const {
+    size_t sb = seg_.begin(k), len = seg_.end(k) - sb;
+    size_t hb = sb + split_begin(len, static_cast<size_t>(d), static_cast<size_t>(dirs_));
+    size_t hl = sb + split_begin(len, static_cast<size_t>(d) + 1, static_cast<size_t>(dirs_)) - hb;
+    return {hb + split_begin(hl, ch, chunks_), hb + split_begin(hl, ch + 1, chunks_)};
+  }
+
+  // Has receive frame g of direction d landed?
+  bool arrived(int d, size_t g) const {
+    int first = recv_first_[d], ns = info_[first].nstripes;
+    const Stream& st = streams_[first + static_cast<int>(g % static_cast<size_t>(ns))];
+    return st.next > g / static_cast<size_t>(ns);
+  }
+
+  void build_streams() {
+    size_t total = static_cast<size_t>(steps_) * chunks_;
+    for (int d = 0; d < dirs_; ++d) {
+      int right = c_.wrap(r_ + 1), left = c_.wrap(r_ - 1);
+      int to = d == 0 ? right : left, from = d == 0 ? left : right;
+      add(d, true, to, total);
+      recv_first_[d] = nstreams_;
+      add(d, false, from, total);
+    }
+  }
+
+  void add(int d, bool send, int peer, size_t total) {
+    auto& link = c_.link(peer);
+    int ns = static_cast<int>(link.size());
+    for (int s = 0; s < ns; ++s) {
+      info_[nstreams_] = Info{d, send, s, ns};
+      streams_[nstreams_++] = make_stream(link[static_cast<size_t>(s)], send,
+                                          frames_on_stripe(total, s, ns));
+    }
+  }
+
+  Comm& c_;
+  unsigned char* data_;
+  Segments seg_;
+  DType t_;
+  ReduceOp op_;
+  size_t elem_;
+  int n_, r_, dirs_, rs_steps_, steps_;
+  size_t chunks_ = 1, chunk_max_ = 0;
+  Stream streams_[64];
+  Info info_[64];
+  int nstreams_ = 0;
+  int recv_first_[2] = {0, 0};
+};
+
+}  // namespace
+
+void ring_all_reduce(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op) {
+  RingPlan plan(c, data, Segments{count, false, c.size()}, t, op, true, true);
+  plan.run(FrameOp::all_reduce);
+}
+
+void ring_reduce_scatter(Comm& c, unsigned char* work, size_t count, DType t, ReduceOp op) {
+  RingPlan plan(c, work, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t, op,
+                true, false);
+  plan.run(FrameOp::reduce_scatter);
+}
+
+void ring_all_gather(Comm& c, unsigned char* out, size_t count, DType t, FrameOp op) {
+  RingPlan plan(c, out, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t,
+                ReduceOp::sum, false, true);
+  plan.run(op);
+}
+
+}  // namespace distkit::rt

@@ -1,0 +1,48 @@
+// Chunked, striped whole-buffer transfers (see transfers.hpp).
+#include "algorithms/transfers.hpp"
+
+namespace distkit::rt {
+
+int Transfers::send(int peer, const unsigned char* buf, size_t bytes, int gate) {
+  return add(peer, const_cast<unsigned char*>(buf), bytes, true, gate);
+}
+
+int Transfers::recv(int peer, unsigned char* buf, size_t bytes) {
+  return add(peer, buf, bytes, false, -1);
+}
+
+int Transfers::add(int peer, unsigned char* buf, size_t bytes, bool is_send, int gate) {
+  auto& link = c_.link(peer);
+  int ns = static_cast<int>(link.size());
+  if (ntransfers_ >= 16 || nstreams_ + ns > 64)
+    throw Error(ErrorCode::system, "internal error: too many transfers in one step");
+  Transfer t{buf, bytes, chunks_for(bytes, c_.mesh.chunk_bytes()), gate, nstreams_, ns};
+  for (int s = 0; s < ns; ++s) {
+    owner_[nstreams_] = ntransfers_;
+    streams_[nstreams_++] =
+        make_stream(link[static_cast<size_t>(s)], is_send, frames_on_stripe(t.chunks, s, ns));
+  }
+  transfers_[ntransfers_] = t;
+  return ntransfers_++;
+}
+
+bool Transfers::chunk_arrived(const Transfer& t, size_t g) const {
+  auto ns = static_cast<size_t>(t.nstripes);
+  return streams_[t.first_stream + static_cast<int>(g % ns)].next > g / ns;
+}
+
+bool Transfers::frame(int s, uint32_t k, unsigned char*& buf, size_t& len) {
+  const Transfer& t = transfers_[owner_[s]];
+  size_t g = static_cast<size_t>(s - t.first_stream) + static_cast<size_t>(k) * static_cast<size_t>(t.nstripes);
+  if (t.gate >= 0 && !chunk_arrived(transfers_[t.gate], g)) return false;
+  size_t b = split_begin(t.bytes, g, t.chunks), e = split_begin(t.bytes, g + 1, t.chunks);
+  buf = t.buf + b;
+  len = e - b;
+  return true;
+}
+
+void Transfers::run(FrameOp op) {
+  run_streams(c_.mesh, streams_, nstreams_, *this, op, c_.context);
+}
+
+}  // namespace distkit::rt

@@ -1,0 +1,59 @@
+// How a group finds its peers: every rank's listening endpoints, the per-job
+// secret, and the timeouts. Filled from the environment distlaunch (or
+// mlx.launch) gives a rank, or built by hand for tests and embedding.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "distkit/runtime/types.hpp"
+
+namespace distkit::rt {
+
+struct Endpoint {
+  std::string host;  // IPv4/IPv6 literal or resolvable name
+  uint16_t port = 0;
+};
+
+struct Config {
+  int rank = 0;
+  // endpoints[r] = where rank r listens (MLX ring hostfile order). Between
+  // ranks i and j, min(|endpoints[i]|, |endpoints[j]|) striped connections
+  // are opened (capped by max_stripes).
+  std::vector<std::vector<Endpoint>> endpoints;
+  // Raw secret bytes shared by every rank of the job. Empty is only allowed
+  // together with insecure = true.
+  std::string secret;
+  bool insecure = false;
+  // A call fails when a peer makes no progress for this long.
+  std::chrono::milliseconds timeout{30000};
+  // Connection setup (all peers reachable and authenticated) deadline.
+  std::chrono::milliseconds connect_timeout{60000};
+  int max_stripes = 8;
+  // Pipelining unit of the ring algorithms, in bytes.
+  size_t chunk_bytes = 256 * 1024;
+  // all-reduce payloads up to this many bytes use recursive doubling,
+  // larger ones the bidirectional ring (measured: see bench/README.md).
+  size_t small_bytes = 64 * 1024;
+
+  int size() const { return static_cast<int>(endpoints.size()); }
+};
+
+// Parses the MLX ring hostfile JSON: [["ip:port", ...], ...] (one list per
+// rank; "[v6addr]:port" accepted). Throws Error(config) naming `origin`.
+std::vector<std::vector<Endpoint>> parse_ring_hostfile(std::string_view json,
+                                                       const std::string& origin);
+
+// Decodes the hex secret file contents (one line, whitespace trimmed).
+std::string decode_secret_hex(std::string_view text, const std::string& origin);
+
+// Builds a Config from MLX_RANK, MLX_HOSTFILE, DISTKIT_SECRET_FILE,
+// DISTKIT_INSECURE, DISTKIT_TIMEOUT_MS, DISTKIT_CONNECT_TIMEOUT_MS,
+// DISTKIT_CHUNK_BYTES, DISTKIT_SMALL_BYTES. Throws Error(config) with a
+// remedy when something is missing or malformed.
+Config config_from_environment();
+
+}  // namespace distkit::rt

@@ -1,0 +1,144 @@
+// Mesh setup (see connect.hpp).
+#include "rendezvous/connect.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "rendezvous/handshake.hpp"
+
+namespace distkit::rt {
+
+namespace {
+
+void validate(const Config& cfg) {
+  if (cfg.size() < 1) throw Error(ErrorCode::config, "config: no ranks; give every rank's endpoints");
+  if (cfg.rank < 0 || cfg.rank >= cfg.size())
+    throw Error(ErrorCode::config, "config: rank " + std::to_string(cfg.rank) +
+                                       " outside 0.." + std::to_string(cfg.size() - 1) +
+                                       "; check MLX_RANK against the hostfile");
+  for (const auto& e : cfg.endpoints)
+    if (e.empty()) throw Error(ErrorCode::config, "config: a rank has no endpoints; fix the hostfile");
+  if (cfg.secret.empty() && !cfg.insecure)
+    throw Error(ErrorCode::config,
+                "config: no job secret; pass one (DISTKIT_SECRET_FILE) or set insecure "
+                "(DISTKIT_INSECURE=1) on a trusted network");
+  if (cfg.chunk_bytes < 4096) throw Error(ErrorCode::config, "config: chunk_bytes below 4096");
+}
+
+void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
+  for (int peer = 0; peer < cfg.rank; ++peer) {
+    auto& conns = mesh.stripes(peer);
+    for (int s = 0; s < stripes_between(cfg, cfg.rank, peer); ++s) {
+      const Endpoint& ep = cfg.endpoints[static_cast<size_t>(peer)][static_cast<size_t>(s)];
+      std::string why;
+      int fd = -1;
+      while (fd < 0) {
+        fd = try_connect(ep, deadline, why);
+        if (fd >= 0) break;
+        if (Clock::now() >= deadline)
+          throw Error(ErrorCode::timeout,
+                      mesh.describe(peer) + ": cannot connect to " + ep.host + ":" +
+                          std::to_string(ep.port) + " (" + why +
+                          "); is the rank running and the address reachable? "
+                          "(DISTKIT_CONNECT_TIMEOUT_MS)",
+                      peer);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      std::string bad = client_handshake(fd, cfg.secret, cfg.size(), cfg.rank, peer, s, deadline);
+      if (!bad.empty()) {
+        close_fd(fd);
+        throw Error(ErrorCode::auth, mesh.describe(peer) + ": " + bad +
+                                         "; every rank must get the same job secret", peer);
+      }
+      tune_socket(fd);
+      conns.push_back(Conn{fd, peer, 0, 0});
+    }
+  }
+}
+
+int missing_upper(const Config& cfg, Mesh& mesh) {
+  int missing = 0;
+  for (int peer = cfg.rank + 1; peer < cfg.size(); ++peer)
+    missing += stripes_between(cfg, cfg.rank, peer) - static_cast<int>(mesh.stripes(peer).size());
+  return missing;
+}
+
+void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listeners,
+                  Clock::time_point deadline) {
+  // Stripes arrive in any order; slot them by the stripe index they claim.
+  std::vector<std::vector<int>> slots(static_cast<size_t>(cfg.size()));
+  for (int p = cfg.rank + 1; p < cfg.size(); ++p)
+    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(stripes_between(cfg, cfg.rank, p)), -1);
+  int missing = missing_upper(cfg, mesh);
+  std::vector<pollfd> fds;
+  for (int l : listeners) fds.push_back({l, POLLIN, 0});
+  while (missing > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      for (auto& v : slots)
+        for (int fd : v) close_fd(fd);
+      throw Error(ErrorCode::timeout,
+                  "rank " + std::to_string(cfg.rank) + ": " + std::to_string(missing) +
+                      " connection(s) from higher ranks never arrived; are all ranks running "
+                      "with the same hostfile? (DISTKIT_CONNECT_TIMEOUT_MS)");
+    }
+    poll(fds.data(), static_cast<nfds_t>(fds.size()), static_cast<int>(std::min<long long>(left.count(), 200)));
+    for (auto& p : fds) {
+      std::string from;
+      int fd = accept_one(p.fd, from);
+      if (fd < 0) continue;
+      HelloInfo who;
+      auto hs_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(5));
+      std::string bad = server_handshake(fd, cfg.secret, cfg.size(), cfg.rank, who, hs_deadline);
+      if (bad.empty() && (who.rank <= cfg.rank || who.rank >= cfg.size() ||
+                          who.stripe >= static_cast<int>(slots[static_cast<size_t>(who.rank)].size()) ||
+                          slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] >= 0))
+        bad = "unexpected rank/stripe " + std::to_string(who.rank) + "/" + std::to_string(who.stripe);
+      if (!bad.empty()) {
+        std::fprintf(stderr, "distkit: rank %d: refused connection from %s: %s\n", cfg.rank,
+                     from.c_str(), bad.c_str());
+        close_fd(fd);
+        continue;
+      }
+      slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] = fd;
+      --missing;
+    }
+  }
+  for (int p = cfg.rank + 1; p < cfg.size(); ++p)
+    for (int fd : slots[static_cast<size_t>(p)]) {
+      tune_socket(fd);
+      mesh.stripes(p).push_back(Conn{fd, p, 0, 0});
+    }
+}
+
+}  // namespace
+
+int stripes_between(const Config& cfg, int a, int b) {
+  size_t n = std::min(cfg.endpoints[static_cast<size_t>(a)].size(),
+                      cfg.endpoints[static_cast<size_t>(b)].size());
+  return static_cast<int>(std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
+}
+
+std::shared_ptr<Mesh> connect_mesh(const Config& cfg) {
+  validate(cfg);
+  auto mesh = std::make_shared<Mesh>(cfg);
+  auto deadline = Clock::now() + cfg.connect_timeout;
+  std::vector<int> listeners;
+  try {
+    if (cfg.rank + 1 < cfg.size())
+      for (const auto& ep : cfg.endpoints[static_cast<size_t>(cfg.rank)])
+        listeners.push_back(listen_on(ep));
+    connect_lower(cfg, *mesh, deadline);
+    accept_upper(cfg, *mesh, listeners, deadline);
+  } catch (...) {
+    for (int l : listeners) close_fd(l);
+    throw;
+  }
+  for (int l : listeners) close_fd(l);
+  return mesh;
+}
+
+}  // namespace distkit::rt

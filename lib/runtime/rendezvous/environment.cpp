@@ -1,0 +1,101 @@
+// Config from the environment a launcher gives a rank: the MLX ring variables
+// (MLX_RANK, MLX_HOSTFILE) so programs also run under mlx.launch, plus
+// distkit's own (DISTKIT_SECRET_FILE written by distlaunch's remote wrapper,
+// DISTKIT_INSECURE, timeouts and tuning knobs).
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "distkit/runtime/config.hpp"
+
+namespace distkit::rt {
+
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+
+long long env_number(const char* name, long long def, long long lo, long long hi) {
+  const char* v = env(name);
+  if (!v) return def;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  if (*end != '\0' || n < lo || n > hi)
+    throw Error(ErrorCode::config, std::string(name) + ": '" + v + "' is not a number in " +
+                                       std::to_string(lo) + ".." + std::to_string(hi) +
+                                       "; fix or unset it");
+  return n;
+}
+
+std::string read_file(const std::string& path, const char* var) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(ErrorCode::config, std::string(var) + ": cannot read " + path +
+                                       "; the launcher should have created it");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string decode_secret_hex(std::string_view text, const std::string& origin) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  std::string out;
+  bool ok = text.size() >= 32 && text.size() % 2 == 0 && text.size() <= 1024;
+  for (size_t i = 0; ok && i < text.size(); i += 2) {
+    int hi = hexval(text[i]), lo = hexval(text[i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    out += static_cast<char>(hi * 16 + lo);
+  }
+  if (!ok)
+    throw Error(ErrorCode::config, origin +
+                                       ": not a hex secret of 16 to 512 bytes; the launcher "
+                                       "writes one line of hex digits");
+  return out;
+}
+
+Config config_from_environment() {
+  Config c;
+  const char* hostfile = env("MLX_HOSTFILE");
+  if (!hostfile)
+    throw Error(ErrorCode::config,
+                "MLX_HOSTFILE: not set; start the program with distlaunch (or mlx.launch "
+                "--backend ring), or build a Config by hand");
+  c.endpoints = parse_ring_hostfile(read_file(hostfile, "MLX_HOSTFILE"), hostfile);
+  c.rank = static_cast<int>(env_number("MLX_RANK", -1, 0, c.size() - 1));
+  if (c.rank < 0)
+    throw Error(ErrorCode::config, "MLX_RANK: not set; the launcher sets it for every rank");
+  if (const char* secret = env("DISTKIT_SECRET_FILE")) {
+    c.secret = decode_secret_hex(read_file(secret, "DISTKIT_SECRET_FILE"), secret);
+  } else if (env_number("DISTKIT_INSECURE", 0, 0, 1) == 1) {
+    c.insecure = true;
+  } else {
+    throw Error(ErrorCode::config,
+                "DISTKIT_SECRET_FILE: not set, so peers cannot be authenticated; run under "
+                "distlaunch, or set DISTKIT_INSECURE=1 on a trusted network");
+  }
+  c.timeout = std::chrono::milliseconds(env_number("DISTKIT_TIMEOUT_MS", 30000, 1, 86400000));
+  c.connect_timeout =
+      std::chrono::milliseconds(env_number("DISTKIT_CONNECT_TIMEOUT_MS", 60000, 1, 86400000));
+  c.chunk_bytes = static_cast<size_t>(
+      env_number("DISTKIT_CHUNK_BYTES", static_cast<long long>(c.chunk_bytes), 4096, 1 << 30));
+  c.small_bytes = static_cast<size_t>(
+      env_number("DISTKIT_SMALL_BYTES", static_cast<long long>(c.small_bytes), 0, 1 << 30));
+  c.max_stripes = static_cast<int>(env_number("DISTKIT_MAX_STRIPES", c.max_stripes, 1, 64));
+  return c;
+}
+
+}  // namespace distkit::rt

@@ -1,0 +1,62 @@
+// Connection table and failure state of a job (see mesh.hpp).
+#include "transport/mesh.hpp"
+
+#include <sys/socket.h>
+
+#include "transport/socket.hpp"
+
+namespace distkit::rt {
+
+Mesh::Mesh(const Config& cfg)
+    : rank_(cfg.rank),
+      stripes_(static_cast<size_t>(cfg.size())),
+      timeout_(cfg.timeout),
+      chunk_bytes_(cfg.chunk_bytes),
+      small_bytes_(cfg.small_bytes) {
+  for (const auto& eps : cfg.endpoints) {
+    std::string h = eps.empty() ? "?" : eps[0].host;
+    hosts_.push_back(h);
+  }
+}
+
+Mesh::~Mesh() {
+  for (auto& v : stripes_)
+    for (auto& c : v) close_fd(c.fd);
+}
+
+std::string Mesh::host(int peer) const {
+  return peer >= 0 && peer < size() ? hosts_[static_cast<size_t>(peer)] : "?";
+}
+
+std::string Mesh::describe(int peer) const {
+  return "rank " + std::to_string(peer) + " (" + host(peer) + ")";
+}
+
+void Mesh::check_usable() const {
+  if (!failure_.empty())
+    throw Error(ErrorCode::broken, "group unusable after an earlier failure: " + failure_,
+                failed_peer_);
+}
+
+void Mesh::fail(ErrorCode code, const std::string& message, int peer) {
+  if (failure_.empty()) {
+    failure_ = message;
+    failed_peer_ = peer;
+    for (auto& v : stripes_)
+      for (auto& c : v) {
+        if (c.fd >= 0) shutdown(c.fd, SHUT_RDWR);
+        close_fd(c.fd);
+        c.fd = -1;
+      }
+  }
+  throw Error(code, message, peer);
+}
+
+unsigned char* Mesh::staging(size_t slot, size_t bytes) {
+  if (staging_.size() <= slot) staging_.resize(slot + 1);
+  auto& b = staging_[slot];
+  if (b.size() < bytes) b.resize(bytes);
+  return b.data();
+}
+
+}  // namespace distkit::rt

@@ -1,0 +1,63 @@
+// The connections of one job: for every peer, one or more striped TCP
+// connections, each with its own frame sequence counters per direction. Also
+// owns the job-wide failure state: the first failure closes every connection
+// (so peers blocked on us fail promptly instead of waiting for their timeout)
+// and is repeated by every later call.
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "distkit/runtime/config.hpp"
+#include "distkit/runtime/types.hpp"
+
+namespace distkit::rt {
+
+struct Conn {
+  int fd = -1;
+  int peer = -1;  // world rank
+  uint32_t send_seq = 0;
+  uint32_t recv_seq = 0;
+};
+
+class Mesh {
+ public:
+  Mesh(const Config& cfg);
+  ~Mesh();
+  Mesh(const Mesh&) = delete;
+  Mesh& operator=(const Mesh&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(stripes_.size()); }
+  std::chrono::milliseconds timeout() const { return timeout_; }
+  size_t chunk_bytes() const { return chunk_bytes_; }
+  size_t small_bytes() const { return small_bytes_; }
+
+  // Striped connections to world rank `peer` (empty for ourselves).
+  std::vector<Conn>& stripes(int peer) { return stripes_[static_cast<size_t>(peer)]; }
+  // "rank 2 (10.0.0.2)": how errors name a peer.
+  std::string describe(int peer) const;
+  std::string host(int peer) const;
+
+  // Throws Error(broken) when an earlier call failed.
+  void check_usable() const;
+  // Records the first failure, closes every connection, throws Error(code).
+  [[noreturn]] void fail(ErrorCode code, const std::string& message, int peer);
+
+  // Scratch memory reused across calls (grown, never shrunk).
+  unsigned char* staging(size_t slot, size_t bytes);
+
+ private:
+  int rank_;
+  std::vector<std::vector<Conn>> stripes_;
+  std::vector<std::string> hosts_;
+  std::chrono::milliseconds timeout_;
+  size_t chunk_bytes_, small_bytes_;
+  std::string failure_;
+  int failed_peer_ = -1;
+  std::vector<std::vector<unsigned char>> staging_;
+};
+
+}  // namespace distkit::rt

@@ -1,0 +1,190 @@
+// Portable socket helpers (see socket.hpp).
+#include "transport/socket.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace distkit::rt {
+
+namespace {
+
+constexpr size_t kMaxIo = size_t{1} << 30;  // macOS rejects > INT_MAX per call
+
+void set_flags(int fd) {
+  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+#ifdef SO_NOSIGPIPE
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+}
+
+struct AddrList {
+  addrinfo* head = nullptr;
+  ~AddrList() { if (head) freeaddrinfo(head); }
+};
+
+void resolve(const std::string& host, uint16_t port, bool passive, AddrList& out,
+             std::string& why) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = passive ? AI_PASSIVE : 0;
+  std::string service = std::to_string(port);
+  int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &out.head);
+  if (rc != 0) why = std::string("cannot resolve ") + host + ": " + gai_strerror(rc);
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+int wait_fd(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return 0;
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (rc > 0) return 1;
+    if (rc < 0 && errno != EINTR) return -1;
+  }
+}
+
+}  // namespace
+
+void close_fd(int fd) noexcept {
+  if (fd >= 0) ::close(fd);
+}
+
+int listen_on(const Endpoint& ep) {
+  std::string why;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    AddrList ai;
+    resolve(attempt == 0 ? ep.host : std::string(), ep.port, true, ai, why);
+    if (!ai.head) continue;
+    int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
+    if (fd < 0) throw Error(ErrorCode::system, "socket: " + errno_text(errno));
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    set_flags(fd);
+    if (bind(fd, ai.head->ai_addr, ai.head->ai_addrlen) == 0 && listen(fd, 128) == 0) return fd;
+    int e = errno;
+    close_fd(fd);
+    why = "cannot listen on " + ep.host + ":" + std::to_string(ep.port) + ": " + errno_text(e);
+    if (e != EADDRNOTAVAIL) break;
+  }
+  throw Error(ErrorCode::config, why + "; free the port or change --starting-port");
+}
+
+int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why) {
+  AddrList ai;
+  resolve(ep.host, ep.port, false, ai, why);
+  if (!ai.head) return -1;
+  int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
+  if (fd < 0) { why = "socket: " + errno_text(errno); return -1; }
+  set_flags(fd);
+  if (connect(fd, ai.head->ai_addr, ai.head->ai_addrlen) != 0 && errno != EINPROGRESS) {
+    why = errno_text(errno);
+    close_fd(fd);
+    return -1;
+  }
+  int ready = wait_fd(fd, POLLOUT, deadline);
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (ready <= 0) err = ready == 0 ? ETIMEDOUT : errno;
+  else getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  if (err != 0) {
+    why = errno_text(err);
+    close_fd(fd);
+    return -1;
+  }
+  return fd;
+}
+
+int accept_one(int listener, std::string& peer) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof ss;
+  int fd = accept(listener, reinterpret_cast<sockaddr*>(&ss), &len);
+  if (fd < 0) return -1;
+  set_flags(fd);
+  char host[NI_MAXHOST] = "?", serv[NI_MAXSERV] = "?";
+  getnameinfo(reinterpret_cast<sockaddr*>(&ss), len, host, sizeof host, serv, sizeof serv,
+              NI_NUMERICHOST | NI_NUMERICSERV);
+  peer = std::string(host) + ":" + serv;
+  return fd;
+}
+
+void tune_socket(int fd) {
+  set_flags(fd);
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+  int idle = 10, intvl = 5, cnt = 3;
+#if defined(TCP_KEEPIDLE)
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+#elif defined(TCP_KEEPALIVE)
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPALIVE, &idle, sizeof idle);
+#endif
+#if defined(TCP_KEEPINTVL) && defined(TCP_KEEPCNT)
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+#else
+  (void)intvl;
+  (void)cnt;
+#endif
+}
+
+ssize_t send_vec(int fd, const struct iovec* iov, int n) {
+  msghdr m{};
+  m.msg_iov = const_cast<struct iovec*>(iov);
+  m.msg_iovlen = n;
+  int flags = 0;
+#if defined(MSG_NOSIGNAL)
+  flags |= MSG_NOSIGNAL;
+#endif
+  return sendmsg(fd, &m, flags);
+}
+
+ssize_t recv_some(int fd, void* buf, size_t n) {
+  return recv(fd, buf, std::min(n, kMaxIo), 0);
+}
+
+std::string read_exact(int fd, void* buf, size_t n, Clock::time_point deadline) {
+  auto* p = static_cast<unsigned char*>(buf);
+  while (n > 0) {
+    ssize_t got = recv_some(fd, p, n);
+    if (got > 0) { p += got; n -= static_cast<size_t>(got); continue; }
+    if (got == 0) return "connection closed";
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
+    int w = wait_fd(fd, POLLIN, deadline);
+    if (w == 0) return "timed out";
+    if (w < 0) return errno_text(errno);
+  }
+  return {};
+}
+
+std::string write_exact(int fd, const void* buf, size_t n, Clock::time_point deadline) {
+  const auto* p = static_cast<const unsigned char*>(buf);
+  while (n > 0) {
+    iovec v{const_cast<unsigned char*>(p), std::min(n, kMaxIo)};
+    ssize_t put = send_vec(fd, &v, 1);
+    if (put > 0) { p += put; n -= static_cast<size_t>(put); continue; }
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
+    int w = wait_fd(fd, POLLOUT, deadline);
+    if (w == 0) return "timed out";
+    if (w < 0) return errno_text(errno);
+  }
+  return {};
+}
+
+}  // namespace distkit::rt
