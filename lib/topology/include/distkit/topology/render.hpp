@@ -1,0 +1,34 @@
+// Text renderings of a topology and of what is wrong with it: the DOT graph
+// (--dot), a plain-text connection matrix for terminals without Graphviz,
+// the missing-cable message and the RDMA Recovery steps. Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "distkit/topology/analysis.hpp"
+#include "distkit/topology/topology.hpp"
+
+namespace distkit::topology {
+
+// MLX's DOT format: nodes a, b, ... labelled with the ssh names, one edge
+// per cable labelled "<iface>/<iface>", from the lower host's side.
+// Unlike MLX, links only one side lists are drawn too, dashed and with a
+// comment naming the side that sees it; unmapped interfaces show as "?".
+std::string render_dot(const Topology& t);
+
+// One row and column per host, the number of cables in each cell; a '*'
+// marks pairs with an asymmetric link.
+std::string render_matrix(const Topology& t);
+
+// "studio-a and studio-c have no cable between them; free ports:
+//  studio-a: Thunderbolt 5 (en6), ...; studio-c: none"
+std::string describe_missing_pair(const Topology& t, const MissingPair& p);
+
+// The numbered Recovery steps for one host (templates/distconfig_rdma_recovery.txt).
+std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap);
+
+// "studio-a en3 <-> studio-b en3 runs at 40 Gb/s" style lines for TB4 links.
+std::string describe_link(const Topology& t, int link);
+
+}  // namespace distkit::topology

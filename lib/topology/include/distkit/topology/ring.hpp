@@ -1,0 +1,45 @@
+// Ring search over the cable-count matrix: a Hamiltonian cycle through all
+// hosts that uses the most parallel cables, found exactly.
+//
+// "Most parallel cables" means the largest width w such that every ring edge
+// has at least w cables (a ring runs one connection per cable, so its width
+// is set by its thinnest edge). Among rings of that width the first in
+// depth-first order from host 0 is returned (neighbours tried in index
+// order), which is the ring MLX's reference tool picks, so hostfiles match.
+//
+// Exact branch and bound on 64-bit masks: an unvisited host with fewer than
+// two usable neighbours, or unvisited hosts cut off from the current path,
+// end a branch. Thunderbolt graphs have at most 6 cables per host, where
+// this answers 64 hosts in well under a millisecond (bench/topology_ring).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+namespace distkit::topology {
+
+using CountMatrix = std::vector<std::vector<int>>;
+
+struct Ring {
+  std::vector<int> order;  // host indices in ring order, starting with 0
+  int width = 0;           // cables on the thinnest ring edge
+};
+
+// The best ring through all hosts, or nullopt. Two hosts with a cable form a
+// ring; a single host does not. At most 64 hosts (larger inputs: nullopt).
+std::optional<Ring> find_ring(const CountMatrix& count);
+
+// The longest rings (cycles through a subset of hosts, 2 hosts sharing a
+// cable count as one) when there is no full ring: at most `limit` of them,
+// each listed once (as a set), longest first. The search is bounded
+// (`budget` expansions), so on very large graphs the result is the best
+// found, not a proof.
+std::vector<Ring> longest_partial_rings(const CountMatrix& count, size_t limit = 5,
+                                        long budget = 200000);
+
+// The naive exhaustive search (every simple cycle from every start, like
+// MLX's extract_rings): the reference the benchmark and tests compare with.
+// Exponential: small inputs only.
+std::optional<Ring> find_ring_naive(const CountMatrix& count);
+
+}  // namespace distkit::topology

@@ -1,0 +1,92 @@
+// See hostfiles.hpp.
+#include "distkit/topology/hostfiles.hpp"
+
+namespace distkit::topology {
+
+namespace {
+
+std::vector<std::string> management_ips(const probe::HostInfo& info) {
+  std::string ip = info.management_address();
+  if (ip.empty()) return {};
+  return {ip};
+}
+
+hostfile::Hostfile make(hostfile::Backend b, const std::vector<std::string>& envs) {
+  hostfile::Hostfile hf;
+  hf.backend = b;
+  hf.envs = envs;
+  return hf;
+}
+
+// Devices of `host` on its first `width` cables to `peer`.
+std::vector<std::string> devices_to(const Topology& t, int host, int peer, int width) {
+  std::vector<std::string> out;
+  for (int l : t.links_between(host, peer)) {
+    if (int(out.size()) >= width) break;
+    out.push_back("rdma_" + t.iface(host, t.links[size_t(l)]));
+  }
+  return out;
+}
+
+}  // namespace
+
+hostfile::Hostfile ethernet_hostfile(const std::vector<probe::HostInfo>& infos,
+                                     const std::vector<std::string>& envs) {
+  auto hf = make(hostfile::Backend::none, envs);
+  for (const auto& info : infos) hf.hosts.push_back({info.host, management_ips(info), {}});
+  return hf;
+}
+
+hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::HostInfo>& infos,
+                                  const std::vector<std::string>& envs) {
+  auto hf = make(hostfile::Backend::jaccl, envs);
+  const int n = int(infos.size());
+  for (int i = 0; i < n; ++i) {
+    hostfile::Host h{infos[size_t(i)].host, management_ips(infos[size_t(i)]), {}};
+    for (int j = 0; j < n; ++j) {
+      auto dev = i == j ? std::vector<std::string>{} : devices_to(t, i, j, 1);
+      if (dev.empty()) h.rdma.emplace_back(std::monostate{});
+      else h.rdma.emplace_back(dev[0]);
+    }
+    hf.hosts.push_back(std::move(h));
+  }
+  return hf;
+}
+
+hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<probe::HostInfo>& infos,
+                                       const Ring& ring, const std::vector<std::string>& envs) {
+  auto hf = make(hostfile::Backend::jaccl_ring, envs);
+  const size_t n = ring.order.size();
+  for (size_t i = 0; i < n; ++i) {
+    int node = ring.order[i];
+    int prev = ring.order[(i + n - 1) % n], next = ring.order[(i + 1) % n];
+    hostfile::Host h{infos[size_t(node)].host, management_ips(infos[size_t(node)]), {}};
+    for (int other : ring.order) {
+      auto dev = (other == node || (other != prev && other != next))
+                     ? std::vector<std::string>{}
+                     : devices_to(t, node, other, ring.width);
+      if (dev.empty()) h.rdma.emplace_back(std::monostate{});
+      else if (dev.size() == 1) h.rdma.emplace_back(dev[0]);
+      else h.rdma.emplace_back(dev);
+    }
+    hf.hosts.push_back(std::move(h));
+  }
+  return hf;
+}
+
+hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddresses>& plan,
+                                 const Ring& ring, const std::vector<std::string>& envs) {
+  auto hf = make(hostfile::Backend::ring, envs);
+  const size_t n = ring.order.size();
+  for (size_t i = 0; i < n; ++i) {
+    int node = ring.order[i], prev = ring.order[(i + n - 1) % n];
+    hostfile::Host h{t.hosts[size_t(node)].name, {}, {}};
+    auto links = t.links_between(node, prev);
+    for (int c = 0; c < ring.width && c < int(links.size()); ++c)
+      h.ips.push_back(address_on(plan, t, links[size_t(c)], node));
+    hf.hosts.push_back(std::move(h));
+  }
+  return hf;
+}
+
+}  // namespace distkit::topology

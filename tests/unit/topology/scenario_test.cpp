@@ -1,0 +1,100 @@
+// Golden tests: every shared scenario (tests/data/scenarios, generated with
+// MLX's reference logic) gives byte-identical hostfiles and DOT output.
+#include "builders.hpp"
+#include "catch.hpp"
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/topology/address_plan.hpp"
+#include "distkit/topology/analysis.hpp"
+#include "distkit/topology/hostfiles.hpp"
+#include "distkit/topology/render.hpp"
+
+using namespace distkit;
+using namespace distkit::topology;
+using distkit::test::read_data;
+
+namespace {
+const std::vector<std::string> kFour{"studio-a", "studio-b", "studio-c", "studio-d"};
+
+struct Scenario {
+  std::vector<probe::HostInfo> hosts;
+  Topology t;
+  Analysis a;
+};
+
+Scenario load(const std::string& name, const std::vector<std::string>& hosts) {
+  Scenario s;
+  s.hosts = test::scenario_hosts(name, hosts);
+  s.t = build_topology(s.hosts);
+  s.a = analyze(s.t, s.hosts);
+  return s;
+}
+
+std::string expected(const std::string& scenario, const std::string& file) {
+  return read_data("scenarios/" + scenario + "/" + file);
+}
+}  // namespace
+
+TEST_CASE("mesh4: auto and jaccl give the reference jaccl hostfile") {
+  auto s = load("mesh4_m3ultra_rdma", kFour);
+  CHECK(s.a.mesh());
+  CHECK(choose_backend(s.a) == Choice::jaccl);
+  auto hf = hostfile::serialize(jaccl_hostfile(s.t, s.hosts, {}));
+  CHECK(hf == expected("mesh4_m3ultra_rdma", "expected_auto.hostfile.json"));
+  CHECK(hf == expected("mesh4_m3ultra_rdma", "expected_jaccl.hostfile.json"));
+}
+
+TEST_CASE("mesh4: ring gives the reference ring hostfile") {
+  auto s = load("mesh4_m3ultra_rdma", kFour);
+  REQUIRE(s.a.ring);
+  auto hf = hostfile::serialize(ring_hostfile(s.t, plan_addresses(s.t), *s.a.ring, {}));
+  CHECK(hf == expected("mesh4_m3ultra_rdma", "expected_ring.hostfile.json"));
+}
+
+TEST_CASE("mesh4: DOT output is byte-identical to the reference") {
+  auto s = load("mesh4_m3ultra_rdma", kFour);
+  CHECK(render_dot(s.t) == expected("mesh4_m3ultra_rdma", "expected_dot.stdout.txt"));
+}
+
+TEST_CASE("ring4: auto gives jaccl-ring, ring gives ring, both as the reference") {
+  auto s = load("ring4_m3ultra_rdma", kFour);
+  CHECK(choose_backend(s.a) == Choice::jaccl_ring);
+  REQUIRE(s.a.ring);
+  CHECK(hostfile::serialize(jaccl_ring_hostfile(s.t, s.hosts, *s.a.ring, {})) ==
+        expected("ring4_m3ultra_rdma", "expected_auto.hostfile.json"));
+  CHECK(hostfile::serialize(ring_hostfile(s.t, plan_addresses(s.t), *s.a.ring, {})) ==
+        expected("ring4_m3ultra_rdma", "expected_ring.hostfile.json"));
+}
+
+TEST_CASE("ring4: jaccl is refused because studio-a and studio-c have no cable") {
+  // The reference stops at the first missing pair; we name every one.
+  auto s = load("ring4_m3ultra_rdma", kFour);
+  REQUIRE(s.a.missing.size() == 2);
+  CHECK(describe_missing_pair(s.t, s.a.missing[0]) ==
+        "studio-a and studio-c have no cable between them; free ports: studio-a: "
+        "Thunderbolt 1 (en2), Thunderbolt 4 (en5), Thunderbolt 5 (en6), Thunderbolt 6 (en7); "
+        "studio-c: Thunderbolt 1 (en2), Thunderbolt 4 (en5), Thunderbolt 5 (en6), Thunderbolt 6 (en7)");
+  CHECK(describe_missing_pair(s.t, s.a.missing[1]).rfind("studio-b and studio-d", 0) == 0);
+}
+
+TEST_CASE("pair2: two cables; jaccl uses the first, ring uses both") {
+  auto s = load("pair2_m3ultra_double_cable", {"studio-a", "studio-b"});
+  CHECK(s.t.count[0][1] == 2);
+  CHECK(choose_backend(s.a) == Choice::jaccl);
+  CHECK(hostfile::serialize(jaccl_hostfile(s.t, s.hosts, {})) ==
+        expected("pair2_m3ultra_double_cable", "expected_jaccl.hostfile.json"));
+  REQUIRE(s.a.ring);
+  CHECK(s.a.ring->width == 2);
+  CHECK(hostfile::serialize(ring_hostfile(s.t, plan_addresses(s.t), *s.a.ring, {})) ==
+        expected("pair2_m3ultra_double_cable", "expected_ring.hostfile.json"));
+}
+
+TEST_CASE("chain3: neither mesh nor ring; partial rings as the reference lists them") {
+  auto s = load("chain3_m3ultra_missing_cable", {"studio-a", "studio-b", "studio-c"});
+  CHECK(choose_backend(s.a) == Choice::none);
+  CHECK_FALSE(s.a.ring);
+  auto partial = longest_partial_rings(s.t.count);
+  REQUIRE(partial.size() == 2);
+  CHECK(partial[0].order == std::vector<int>{0, 1});
+  CHECK(partial[1].order == std::vector<int>{1, 2});
+  CHECK(render_dot(s.t) == expected("chain3_m3ultra_missing_cable", "expected_dot.stdout.txt"));
+}
