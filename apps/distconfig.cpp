@@ -1,9 +1,35 @@
-// distconfig: entry point (placeholder until its library lands).
+// distconfig: probe hosts, find their Thunderbolt topology, write an MLX
+// hostfile. Thin main: parse argv, hand over to configtool, one catch site.
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "distkit/configtool/cli.hpp"
+#include "distkit/configtool/distconfig.hpp"
+#include "distkit/ssh/connect.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/terminal.hpp"
 
 int main(int argc, char** argv) {
+  distkit::configtool::Options options;
   CLI::App app{"distconfig"};
-  app.set_version_flag("--version", "distconfig 0.1.0");
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  distkit::configtool::configure_cli(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : int(distkit::ExitCode::usage);
+  }
+  distkit::configtool::Services services{distkit::ssh::connect_all, std::cout, std::cerr,
+                                         distkit::use_color(stderr)};
+  try {
+    return distkit::configtool::run_distconfig(options, services);
+  } catch (const distkit::Error& e) {
+    std::cout.flush();
+    std::cerr << distkit::format_error_line("distconfig", e) << "\n";
+    return int(e.exit_code());
+  } catch (const std::exception& e) {
+    std::cerr << "distconfig: error: internal: " << e.what() << "\n";
+    return int(distkit::ExitCode::failure);
+  }
 }

@@ -28,7 +28,10 @@ RdmaReadiness check_rdma(const Topology& t, const std::vector<probe::HostInfo>& 
   std::map<std::pair<int, std::string>, int> qps;
   for (int li : links) {
     const Link& l = t.links[size_t(li)];
-    if (!l.tb5()) r.tb4_links.push_back(li);
+    if (!l.tb5()) {  // "RDMA needs Thunderbolt 5", not "enable RDMA"
+      r.tb4_links.push_back(li);
+      continue;
+    }
     bool unmapped = false;
     for (int h : {l.a, l.b}) {
       const std::string& iface = t.iface(h, l);

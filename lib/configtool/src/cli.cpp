@@ -1,0 +1,35 @@
+// See cli.hpp. Help texts are short; the man page has the details.
+#include "distkit/configtool/cli.hpp"
+
+namespace distkit::configtool {
+
+void configure_cli(CLI::App& app, Options& o) {
+  app.description("Probe hosts, find their Thunderbolt topology and write an MLX hostfile");
+  app.set_version_flag("--version", "distconfig 0.1.0");
+  app.add_option("--hosts", o.hosts, "Comma-separated hosts (default 127.0.0.1)");
+  app.add_option("--hostfile", o.hostfile, "Read the hosts from this hostfile");
+  app.add_option("--over", o.over, "What to configure: thunderbolt or ethernet")
+      ->check(CLI::IsMember({"thunderbolt", "ethernet"}));
+  app.add_option("--backend", o.backend, "ring, jaccl or jaccl-ring (default: automatic)")
+      ->check(CLI::IsMember({"ring", "jaccl", "jaccl-ring"}));
+  app.add_flag_callback("--auto-setup", [&o] { o.auto_setup = true; },
+                        "Configure the hosts' network (not built yet)");
+  app.add_flag_callback("--no-auto-setup", [&o] { o.auto_setup = false; },
+                        "Only print the network setup commands");
+  app.add_flag("--dot", o.dot, "Print the topology as a Graphviz DOT graph and exit");
+  app.add_flag("--matrix", o.matrix, "Print the cable count matrix and exit");
+  app.add_option("--output-hostfile,--output", o.output_hostfile,
+                 "Write the hostfile here (atomically) instead of stdout");
+  app.add_option("--env", o.envs, "KEY=VALUE for the ranks (repeatable)")->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_flag("--ignore-unreachable", o.ignore_unreachable,
+               "Go on with the reachable hosts");
+  app.add_flag("--verbose", o.verbose, "Say what is being done on stderr");
+  app.add_option("--ssh-config", o.ssh_config, "ssh_config file to use");
+  app.add_option("--save-probes", o.save_probes, "Save every host's raw probe output here");
+  app.add_option("--from-probes", o.from_probes,
+                 "Replay probes saved with --save-probes (no SSH)");
+  app.add_flag("--check", o.check, "Print a readiness report and a verdict per backend");
+  app.add_flag("--json", o.json, "Machine-readable report on stdout");
+}
+
+}  // namespace distkit::configtool

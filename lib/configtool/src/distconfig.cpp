@@ -1,0 +1,91 @@
+// run_distconfig: the pipeline, one call per step (resolve hosts, probe,
+// analyse, pick a backend, write the hostfile).
+#include "distkit/configtool/distconfig.hpp"
+
+#include "diagnostics.hpp"
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/topology/address_plan.hpp"
+#include "distkit/topology/hostfiles.hpp"
+#include "distkit/topology/render.hpp"
+#include "distkit/util/error.hpp"
+#include "gather.hpp"
+#include "readiness.hpp"
+#include "setup_text.hpp"
+#include "thunderbolt_flow.hpp"
+
+namespace distkit::configtool {
+
+namespace {
+
+void check_envs(const Options& o) {
+  hostfile::Hostfile probe_hf;
+  probe_hf.envs = o.envs;
+  probe_hf.hosts.push_back({"check", {}, {}});
+  hostfile::validate(probe_hf, "--env");
+}
+
+void check_flags(const Options& o) {
+  if (o.from_probes && o.save_probes)
+    throw UsageError("--save-probes", "cannot be combined with --from-probes",
+                     "the replayed probes are already saved");
+  if (o.over == "ethernet" && o.backend)
+    throw UsageError("--backend", "only applies to --over thunderbolt",
+                     "drop --backend for an Ethernet hostfile");
+}
+
+void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf) {
+  for (const auto& h : hf.hosts)
+    if (h.ips.empty() && hf.backend != hostfile::Backend::ring)
+      warn(s, h.ssh + ": no management address found; its \"ips\" is empty");
+  if (o.output_hostfile) {
+    hostfile::save(*o.output_hostfile, hf);
+    verbose(o, s, "wrote " + o.output_hostfile->string());
+  } else {
+    s.out << hostfile::serialize(hf) << "\n";
+  }
+}
+
+int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
+  if (o.check) {
+    auto t = topology::build_topology(infos);
+    return readiness_report(o, s, infos, t, topology::analyze(t, infos));
+  }
+  write_hostfile(o, s, topology::ethernet_hostfile(infos, o.envs));
+  return 0;
+}
+
+int thunderbolt(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
+  auto t = topology::build_topology(infos);
+  warn_topology(s, t, infos);
+  if (o.dot) {
+    s.out << topology::render_dot(t);
+    return 0;
+  }
+  if (o.matrix) {
+    s.out << topology::render_matrix(t);
+    return 0;
+  }
+  auto a = topology::analyze(t, infos);
+  if (o.check) return readiness_report(o, s, infos, t, a);
+  topology::Choice c = pick_backend(o, s, t, a);
+  auto hf = thunderbolt_hostfile(c, t, a, infos, o.envs);
+  if (o.auto_setup.value_or(false))
+    warn(s, "--auto-setup: automatic network setup is not built yet; run the commands below on each host");
+  note(s, "the hostfile assumes these point-to-point addresses (not persistent across reboots):");
+  s.err << render_setup(t, topology::plan_addresses(t));
+  write_hostfile(o, s, hf);
+  return 0;
+}
+
+}  // namespace
+
+int run_distconfig(const Options& o, Services& s) {
+  check_flags(o);
+  check_envs(o);
+  auto hosts = resolve_hosts(o);
+  verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
+  auto infos = gather(o, s, hosts);
+  return o.over == "ethernet" ? ethernet(o, s, infos) : thunderbolt(o, s, infos);
+}
+
+}  // namespace distkit::configtool

@@ -1,0 +1,105 @@
+// See gather.hpp.
+#include "gather.hpp"
+
+#include <chrono>
+
+#include "diagnostics.hpp"
+#include "distkit/hostfile/host_list.hpp"
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/probe/probe_files.hpp"
+#include "distkit/probe/runner.hpp"
+#include "distkit/util/error.hpp"
+
+namespace distkit::configtool {
+
+namespace {
+
+struct Failure {
+  std::string host, message;
+};
+
+constexpr auto kProbeTimeout = std::chrono::seconds(120);
+
+std::vector<std::optional<probe::Capture>> replay(const Options& o,
+                                                  const std::vector<std::string>& hosts,
+                                                  std::vector<Failure>& failed) {
+  std::vector<std::optional<probe::Capture>> out;
+  for (const auto& h : hosts) {
+    try {
+      out.push_back(probe::load_capture(*o.from_probes, h));
+      if (!out.back())
+        failed.push_back({h, "no saved probe in " + o.from_probes->string()});
+    } catch (const Error& e) {
+      out.emplace_back();
+      failed.push_back({h, e.what()});
+    }
+  }
+  return out;
+}
+
+ssh::ConnectOptions connect_options(const Options& o) {
+  ssh::ConnectOptions c;
+  c.ssh_config = o.ssh_config;
+  c.verbose = o.verbose;
+  return c;
+}
+
+std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services& s,
+                                                      const std::vector<std::string>& hosts,
+                                                      std::vector<Failure>& failed) {
+  auto t0 = std::chrono::steady_clock::now();
+  ssh::Connections conns = s.connect(hosts, connect_options(o));
+  for (const auto& e : conns.errors) failed.push_back({e.host, e.message});
+  auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout);
+  std::vector<std::optional<probe::Capture>> out;
+  for (auto& r : results) {
+    bool connected = r.error != "not connected";
+    if (o.save_probes && connected && !r.raw.empty()) probe::save_capture(*o.save_probes, r.host, r.raw);
+    if (!r.error.empty() && connected) {
+      if (r.capture) warn(s, r.host + ": " + r.error + "; using what the probe printed");
+      else failed.push_back({r.host, r.error});
+    }
+    out.push_back(std::move(r.capture));
+  }
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+  verbose(o, s, "probed " + std::to_string(hosts.size()) + " host(s) in " + std::to_string(ms.count()) + " ms");
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> resolve_hosts(const Options& o) {
+  std::vector<std::string> names;
+  if (o.hostfile) {
+    for (const auto& h : hostfile::load(*o.hostfile).hosts) names.push_back(h.ssh);
+  } else {
+    for (const auto& h : hostfile::parse_host_list(o.hosts, "--hosts")) names.push_back(h.ssh);
+  }
+  return names;
+}
+
+std::vector<probe::HostInfo> gather(const Options& o, Services& s,
+                                    const std::vector<std::string>& hosts) {
+  std::vector<Failure> failed;
+  auto captures = o.from_probes ? replay(o, hosts, failed) : probe_live(o, s, hosts, failed);
+  if (!failed.empty()) {
+    problem(s, "could not probe " + std::to_string(failed.size()) + " of " +
+                   std::to_string(hosts.size()) + " host(s):");
+    for (const auto& f : failed) s.err << "  " << f.host << ": " << f.message << "\n";
+    if (!o.ignore_unreachable)
+      throw RemoteError("hosts", std::to_string(failed.size()) + " host(s) unreachable",
+                        "fix them or pass --ignore-unreachable to go on without them");
+    warn(s, "going on without the unreachable host(s) (--ignore-unreachable)");
+  }
+  std::vector<probe::HostInfo> infos;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (!captures[i]) continue;
+    infos.push_back(probe::build_host_info(hosts[i], *captures[i]));
+    for (const auto& n : infos.back().notes) warn(s, hosts[i] + ": " + n);
+  }
+  if (infos.empty())
+    throw RemoteError("hosts", "no host could be probed", "check the host names and SSH access");
+  return infos;
+}
+
+}  // namespace distkit::configtool

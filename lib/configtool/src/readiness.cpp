@@ -1,0 +1,129 @@
+// See readiness.hpp.
+#include "readiness.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "distkit/util/strings.hpp"
+#include "thunderbolt_flow.hpp"
+
+namespace distkit::configtool {
+
+namespace {
+
+using nlohmann::json;
+
+struct Row {
+  std::string host, os, model, ports, rdma, bridge, sudo, python, mlx;
+};
+
+std::string rdma_state(const probe::HostInfo& h) {
+  int active = 0;
+  for (const auto& p : h.rdma_ports) active += p.active();
+  std::string s = std::to_string(h.rdma_devices.size()) + " dev";
+  if (!h.rdma_ports.empty()) s += ", " + std::to_string(active) + " active";
+  if (h.rdma_ctl == probe::RdmaCtl::enabled) s += ", enabled";
+  if (h.rdma_ctl == probe::RdmaCtl::disabled) s += ", disabled";
+  if (!h.has_ibv_devices && h.rdma_devices.empty()) s = "no ibv tools";
+  return s;
+}
+
+Row make_row(const probe::HostInfo& h, const topology::Host& th) {
+  Row r;
+  r.host = h.host;
+  r.os = trim(h.os.name + " " + h.os.version + (h.os.build.empty() ? "" : " (" + h.os.build + ")"));
+  if (r.os.empty()) r.os = h.uname.kernel;
+  r.model = h.hw_model.empty() ? h.thunderbolt.machine_name : h.hw_model;
+  int linked = 0;
+  for (const auto& p : th.ports) linked += !p.peer_uuids.empty();
+  r.ports = std::to_string(linked) + "/" + std::to_string(th.ports.size()) + " cabled";
+  r.rdma = rdma_state(h);
+  r.bridge = !h.bridge0 ? "-" : (h.bridge0->status.empty() ? "present" : h.bridge0->status) +
+                                    (h.bridge0->members.empty() ? "" : " [" + join(h.bridge0->members, ",") + "]");
+  r.sudo = !h.passwordless_sudo ? "?" : (*h.passwordless_sudo ? "yes" : "no");
+  r.python = h.python_version.empty() ? "-" : h.python_version;
+  r.mlx = h.mlx_version.empty() ? "-" : h.mlx_version;
+  return r;
+}
+
+std::vector<std::string> drift_warnings(const std::vector<probe::HostInfo>& infos) {
+  std::map<std::string, std::vector<std::string>> builds, mlx;
+  for (const auto& h : infos) {
+    if (h.macos && !h.os.build.empty()) builds[h.os.version + " (" + h.os.build + ")"].push_back(h.host);
+    if (!h.mlx_version.empty()) mlx[h.mlx_version].push_back(h.host);
+  }
+  std::vector<std::string> out;
+  auto describe = [](const std::map<std::string, std::vector<std::string>>& m) {
+    std::vector<std::string> parts;
+    for (const auto& [v, hosts] : m) parts.push_back(v + ": " + join(hosts, ","));
+    return join(parts, "; ");
+  };
+  if (builds.size() > 1)
+    out.push_back("macOS builds differ (" + describe(builds) + "); RDMA peers should run the same build");
+  if (mlx.size() > 1) out.push_back("mlx versions differ (" + describe(mlx) + ")");
+  return out;
+}
+
+void print_table(std::ostream& out, const std::vector<Row>& rows) {
+  std::vector<std::vector<std::string>> cells{
+      {"HOST", "OS", "MODEL", "THUNDERBOLT", "RDMA", "BRIDGE0", "SUDO", "PYTHON", "MLX"}};
+  for (const auto& r : rows)
+    cells.push_back({r.host, r.os, r.model, r.ports, r.rdma, r.bridge, r.sudo, r.python, r.mlx});
+  std::vector<size_t> w(cells[0].size(), 0);
+  for (const auto& c : cells)
+    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
+  for (const auto& c : cells) {
+    std::string line;
+    for (size_t i = 0; i < c.size(); ++i)
+      line += c[i] + (i + 1 < c.size() ? std::string(w[i] - c[i].size() + 2, ' ') : "");
+    out << line << "\n";
+  }
+}
+
+}  // namespace
+
+int readiness_report(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos,
+                     const topology::Topology& t, const topology::Analysis& a) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < infos.size(); ++i) rows.push_back(make_row(infos[i], t.hosts[i]));
+  auto warnings = drift_warnings(infos);
+  std::vector<std::pair<std::string, std::string>> verdicts{
+      {"ring", ring_verdict(t, a)}, {"jaccl", jaccl_verdict(t, a)},
+      {"jaccl-ring", jaccl_ring_verdict(t, a)}, {"ethernet", ""}};
+  bool ok = false;
+  std::string wanted = o.backend.value_or(o.over == "ethernet" ? "ethernet" : "");
+  for (const auto& [name, why] : verdicts)
+    if ((wanted.empty() ? name != "ethernet" : name == wanted) && why.empty()) ok = true;
+  if (o.json) {
+    json j;
+    j["hosts"] = json::array();
+    for (size_t i = 0; i < infos.size(); ++i) {
+      const auto& h = infos[i];
+      j["hosts"].push_back({{"ssh", h.host}, {"os", h.os.name}, {"version", h.os.version},
+                            {"build", h.os.build}, {"kernel", h.uname.kernel}, {"model", rows[i].model},
+                            {"management_address", h.management_address()},
+                            {"thunderbolt_ports", t.hosts[i].ports.size()},
+                            {"rdma_devices", h.rdma_devices.size()}, {"rdma", rows[i].rdma},
+                            {"bridge0", rows[i].bridge}, {"sudo", rows[i].sudo},
+                            {"python", h.python_version}, {"mlx", h.mlx_version}});
+    }
+    j["links"] = json::array();
+    for (const auto& l : t.links)
+      j["links"].push_back({{"a", t.hosts[size_t(l.a)].name}, {"a_iface", t.iface(l.a, l)},
+                            {"b", t.hosts[size_t(l.b)].name}, {"b_iface", t.iface(l.b, l)},
+                            {"gbps", l.gbps}, {"tb5", l.tb5()}, {"symmetric", l.symmetric()}});
+    j["warnings"] = warnings;
+    for (const auto& [name, why] : verdicts) j["verdicts"][name] = {{"ok", why.empty()}, {"reason", why}};
+    j["ready"] = ok;
+    s.out << j.dump(4) << "\n";
+    return ok ? 0 : 1;
+  }
+  print_table(s.out, rows);
+  for (const auto& w : warnings) s.out << "warning: " << w << "\n";
+  s.out << "\n";
+  for (const auto& [name, why] : verdicts)
+    s.out << name << ": " << (why.empty() ? "ready" : "not ready: " + why) << "\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace distkit::configtool

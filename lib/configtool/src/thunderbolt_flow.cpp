@@ -1,0 +1,164 @@
+// See thunderbolt_flow.hpp.
+#include "thunderbolt_flow.hpp"
+
+#include "diagnostics.hpp"
+#include "distkit/topology/hostfiles.hpp"
+#include "distkit/topology/render.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
+
+namespace distkit::configtool {
+
+using topology::Analysis;
+using topology::Choice;
+using topology::Topology;
+
+void warn_topology(Services& s, const Topology& t, const std::vector<probe::HostInfo>& infos) {
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (!infos[i].has_thunderbolt)
+      warn(s, infos[i].host + ": no Thunderbolt information (not a Mac?); use --over ethernet for it");
+    for (const auto& r : t.hosts[i].unmapped_receptacles)
+      warn(s, infos[i].host + ": receptacle " + r + " has no \"Thunderbolt " + r +
+                  "\" port in networksetup; its cable cannot carry IP or RDMA");
+  }
+  for (size_t l = 0; l < t.links.size(); ++l)
+    if (!t.links[l].symmetric())
+      warn(s, "asymmetric link " + topology::describe_link(t, int(l)) + ": only " +
+                  t.hosts[size_t(t.links[l].a)].name + " lists it (a dock or hub in the path?)");
+  for (const auto& e : t.external)
+    warn(s, t.hosts[size_t(e.host)].name + " " + t.hosts[size_t(e.host)].ports[size_t(e.port)].label() +
+                ": cabled to a Mac that is not in the host list");
+}
+
+namespace {
+
+std::string rdma_reason(const Topology& t, const topology::RdmaReadiness& r) {
+  if (r.ready()) return "";
+  std::vector<std::string> why;
+  for (const auto& g : r.hosts_missing)
+    why.push_back(t.hosts[size_t(g.host)].name + " lacks " + join(g.missing_devices, ", "));
+  for (int l : r.tb4_links)
+    why.push_back(topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
+  for (int l : r.unmapped_links) why.push_back(topology::describe_link(t, l) + ": no interface name");
+  for (const auto& q : r.over_limit)
+    why.push_back(q + " (at most " + std::to_string(topology::kMaxQueuePairsPerDevice) + " per device)");
+  return join(why, "; ");
+}
+
+void report_rdma(Services& s, const Topology& t, const topology::RdmaReadiness& r) {
+  for (int l : r.tb4_links) problem(s, topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
+  for (int l : r.unmapped_links)
+    problem(s, topology::describe_link(t, l) + ": an end has no interface name (networksetup)");
+  for (const auto& q : r.over_limit)
+    problem(s, q + ": more than the " + std::to_string(topology::kMaxQueuePairsPerDevice) +
+                   " queue pairs a device supports (TN3205)");
+  for (const auto& g : r.hosts_missing) s.err << topology::render_recovery(t, g);
+}
+
+void report_no_mesh(Services& s, const Topology& t, const Analysis& a) {
+  for (const auto& m : a.missing) problem(s, topology::describe_missing_pair(t, m));
+}
+
+void report_no_ring(Services& s, const Topology& t) {
+  for (size_t i = 0; i < t.hosts.size(); ++i) {
+    int peers = 0;
+    for (size_t j = 0; j < t.hosts.size(); ++j) peers += t.count[i][j] > 0;
+    if (peers >= 2) continue;
+    std::vector<std::string> free;
+    for (const auto* p : t.free_ports(int(i))) free.push_back(p->label());
+    problem(s, t.hosts[i].name + " is cabled to " + std::to_string(peers) +
+                   " host(s), a ring needs 2; free ports: " + (free.empty() ? "none" : join(free, ", ")));
+  }
+  auto partial = topology::longest_partial_rings(t.count);
+  for (const auto& r : partial) {
+    std::vector<std::string> names;
+    for (int h : r.order) names.push_back(t.hosts[size_t(h)].name);
+    problem(s, "longest ring found: " + join(names, ","));
+  }
+}
+
+[[noreturn]] void fail(const std::string& subject, const std::string& problem_text,
+                       const std::string& remedy) {
+  throw RemoteError(subject, problem_text, remedy);
+}
+
+Choice require_jaccl(Services& s, const Topology& t, const Analysis& a) {
+  if (!a.mesh()) {
+    report_no_mesh(s, t, a);
+    fail("jaccl", "the hosts are not a full mesh (" + std::to_string(a.missing.size()) +
+                      " pair(s) without a cable)",
+         "add the cables listed above, or use --backend ring or jaccl-ring");
+  }
+  if (!a.mesh_rdma.ready()) {
+    report_rdma(s, t, a.mesh_rdma);
+    fail("jaccl", "RDMA is not ready on the links jaccl needs",
+         "follow the steps above, or use --backend ring");
+  }
+  return Choice::jaccl;
+}
+
+Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std::string& name) {
+  if (!a.ring) {
+    report_no_ring(s, t);
+    fail(name, "no ring through all " + std::to_string(t.hosts.size()) + " hosts",
+         "add the cables listed above; run with --dot to see the cabling");
+  }
+  return Choice::ring;
+}
+
+}  // namespace
+
+std::string ring_verdict(const Topology& t, const Analysis& a) {
+  return a.ring ? "" : "no ring through all " + std::to_string(t.hosts.size()) + " hosts";
+}
+
+std::string jaccl_verdict(const Topology& t, const Analysis& a) {
+  if (!a.mesh()) return "not a full mesh (" + std::to_string(a.missing.size()) + " pair(s) without a cable)";
+  return rdma_reason(t, a.mesh_rdma);
+}
+
+std::string jaccl_ring_verdict(const Topology& t, const Analysis& a) {
+  if (!a.ring) return ring_verdict(t, a);
+  return rdma_reason(t, a.ring_rdma);
+}
+
+Choice pick_backend(const Options& o, Services& s, const Topology& t, const Analysis& a) {
+  if (o.backend == "jaccl") return require_jaccl(s, t, a);
+  if (o.backend == "ring") return require_ring(s, t, a, "ring");
+  if (o.backend == "jaccl-ring") {
+    require_ring(s, t, a, "jaccl-ring");
+    if (!a.ring_rdma.ready()) {
+      report_rdma(s, t, a.ring_rdma);
+      fail("jaccl-ring", "RDMA is not ready on the ring's links",
+           "follow the steps above, or use --backend ring");
+    }
+    return Choice::jaccl_ring;
+  }
+  Choice c = topology::choose_backend(a);
+  if (c == Choice::none) {
+    report_no_mesh(s, t, a);
+    report_no_ring(s, t);
+    fail("thunderbolt", "neither a full mesh nor a ring through all " + std::to_string(t.hosts.size()) + " hosts",
+         "add the cables listed above; run with --dot to see the cabling");
+  }
+  if (c == Choice::ring) {
+    const auto& r = a.mesh() ? a.mesh_rdma : a.ring_rdma;
+    note(s, "RDMA is not available (" + rdma_reason(t, r) + "); using the ring backend over TCP");
+    report_rdma(s, t, r);
+  }
+  return c;
+}
+
+hostfile::Hostfile thunderbolt_hostfile(Choice c, const Topology& t, const Analysis& a,
+                                        const std::vector<probe::HostInfo>& infos,
+                                        const std::vector<std::string>& envs) {
+  switch (c) {
+    case Choice::jaccl: return topology::jaccl_hostfile(t, infos, envs);
+    case Choice::jaccl_ring: return topology::jaccl_ring_hostfile(t, infos, *a.ring, envs);
+    case Choice::ring: return topology::ring_hostfile(t, topology::plan_addresses(t), *a.ring, envs);
+    case Choice::none: break;
+  }
+  throw std::logic_error("thunderbolt_hostfile: no backend");
+}
+
+}  // namespace distkit::configtool

@@ -1,0 +1,35 @@
+// distconfig --over thunderbolt: topology, backend choice with every reason
+// a backend cannot be used, and the hostfile for the chosen one.
+#pragma once
+
+#include <vector>
+
+#include "distkit/configtool/distconfig.hpp"
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/probe/host_info.hpp"
+#include "distkit/topology/analysis.hpp"
+
+namespace distkit::configtool {
+
+// Warnings about the cabling (unmapped receptacles, asymmetric links, peers
+// outside the host list, hosts without Thunderbolt data).
+void warn_topology(Services& s, const topology::Topology& t,
+                   const std::vector<probe::HostInfo>& infos);
+
+// The backend to use (explicit or automatic). Prints every reason on
+// stderr and throws RemoteError when the requested/any backend cannot work.
+topology::Choice pick_backend(const Options& o, Services& s, const topology::Topology& t,
+                              const topology::Analysis& a);
+
+// The hostfile for `c` (not none).
+hostfile::Hostfile thunderbolt_hostfile(topology::Choice c, const topology::Topology& t,
+                                        const topology::Analysis& a,
+                                        const std::vector<probe::HostInfo>& infos,
+                                        const std::vector<std::string>& envs);
+
+// Why each backend can or cannot run, "" when it can.
+std::string ring_verdict(const topology::Topology& t, const topology::Analysis& a);
+std::string jaccl_verdict(const topology::Topology& t, const topology::Analysis& a);
+std::string jaccl_ring_verdict(const topology::Topology& t, const topology::Analysis& a);
+
+}  // namespace distkit::configtool
