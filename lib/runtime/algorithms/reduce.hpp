@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "distkit/runtime/half.hpp"
 #include "distkit/runtime/types.hpp"
 
 namespace distkit::rt {
@@ -16,10 +17,5 @@ namespace distkit::rt {
 void check_reducible(DType t, ReduceOp op);
 
 void reduce_into(void* dst, const void* src, size_t count, DType t, ReduceOp op) noexcept;
-
-float half_to_float(uint16_t h) noexcept;
-uint16_t float_to_half(float f) noexcept;
-float bfloat_to_float(uint16_t h) noexcept;
-uint16_t float_to_bfloat(float f) noexcept;
 
 }  // namespace distkit::rt

@@ -1,0 +1,1 @@
+target_link_libraries(distbench PRIVATE distkit::bench)

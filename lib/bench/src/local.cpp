@@ -1,0 +1,83 @@
+// distbench --threads N: N ranks in one process on 127.0.0.1, with ports the
+// kernel hands out and a fresh random job secret.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <exception>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "distkit/bench/distbench.hpp"
+
+namespace distkit::bench {
+
+namespace {
+
+uint16_t free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw rt::Error(rt::ErrorCode::system, "socket: cannot create");
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+            getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
+  close(fd);
+  if (!ok) throw rt::Error(rt::ErrorCode::system, "127.0.0.1: no free port");
+  return ntohs(a.sin_port);
+}
+
+}  // namespace
+
+size_t parse_size(const std::string& text, const std::string& flag) {
+  size_t i = 0;
+  unsigned long long v = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && v < (1ull << 50))
+    v = v * 10 + static_cast<unsigned>(text[i++] - '0');
+  size_t digits = i;
+  int shift = 0;
+  if (digits > 0 && i + 1 == text.size()) {
+    switch (text[i]) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: shift = -1;
+    }
+    ++i;
+  }
+  if (digits == 0 || i != text.size() || shift < 0 || v >= (1ull << (50 - shift)))
+    throw rt::Error(rt::ErrorCode::invalid_argument,
+                    flag + ": '" + text + "' is not a size; use bytes with an optional K, M or G");
+  return static_cast<size_t>(v << shift);
+}
+
+int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
+  rt::Config base;
+  for (int r = 0; r < ranks; ++r) base.endpoints.push_back({{"127.0.0.1", free_port()}});
+  std::random_device rd;
+  for (int i = 0; i < 32; ++i) base.secret += static_cast<char>(rd());
+  std::vector<int> status(static_cast<size_t>(ranks), 0);
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(ranks));
+  std::ostringstream discard;
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        rt::Config c = base;
+        c.rank = r;
+        auto g = rt::Group::create(c);
+        status[static_cast<size_t>(r)] = run_distbench(opt, *g, r == 0 ? out : discard);
+      } catch (...) {
+        errors[static_cast<size_t>(r)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return status[0];
+}
+
+}  // namespace distkit::bench
