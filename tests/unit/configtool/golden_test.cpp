@@ -1,0 +1,97 @@
+// Golden tests: every shared scenario case (tests/data/scenarios/*/
+// expected_<case>.*, produced by MLX's reference tool) replayed through the
+// whole tool with --from-probes: same exit status, byte-identical hostfile,
+// identical DOT, and the same per-host setup commands.
+#include <filesystem>
+#include <fstream>
+
+#include "catch.hpp"
+#include "run_tool.hpp"
+#include "test_data.hpp"
+
+namespace fs = std::filesystem;
+using namespace distkit::test;
+
+namespace {
+
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in(line);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Case {
+  fs::path dir;
+  std::string name;  // "auto", "dot", "ring", "jaccl"
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (const auto& d : fs::directory_iterator(data_dir() / "scenarios")) {
+    for (const auto& f : fs::directory_iterator(d.path())) {
+      std::string n = f.path().filename().string();
+      if (n.rfind("expected_", 0) != 0 || n.find(".argv.txt") == std::string::npos) continue;
+      std::string name = n.substr(9, n.size() - 9 - 9);
+      if (name.rfind("launch", 0) == 0) continue;  // distlaunch's cases
+      out.push_back({d.path(), name});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every scenario case matches the reference exit status, hostfile, DOT and setup") {
+  auto cases = all_cases();
+  REQUIRE(cases.size() == 13);
+  for (const auto& c : cases) {
+    INFO(c.dir.filename().string() + " " + c.name);
+    fs::path out_file = fs::temp_directory_path() / ("distconfig-golden-" + c.name + ".json");
+    fs::remove(out_file);
+    auto args = words(slurp(c.dir / ("expected_" + c.name + ".argv.txt")));
+    for (auto& a : args)
+      if (a == "<out.json>") a = out_file.string();
+    args.push_back("--from-probes");
+    args.push_back(c.dir.string());
+    auto r = run_tool(args);
+    std::string want_status = slurp(c.dir / ("expected_" + c.name + ".exit_status.txt"));
+    CHECK(std::to_string(r.status) + "\n" == want_status);
+    fs::path want_hf = c.dir / ("expected_" + c.name + ".hostfile.json");
+    if (fs::exists(want_hf)) {
+      CHECK(slurp(out_file) == slurp(want_hf));
+    } else {
+      CHECK_FALSE(fs::exists(out_file));  // never a half or wrong file
+    }
+    std::string want_out = slurp(c.dir / ("expected_" + c.name + ".stdout.txt"));
+    if (c.name == "dot") CHECK(r.out == want_out);
+    else if (!want_out.empty()) CHECK(r.err.find(want_out) != std::string::npos);
+    fs::remove(out_file);
+  }
+}
+
+TEST_CASE("chain3 with --backend ring names the hosts short of cables and the partial rings") {
+  // The reference prints "Could not find a full ring" and the rings; we also
+  // say which hosts need a cable and which ports are free.
+  auto dir = data_dir() / "scenarios" / "chain3_m3ultra_missing_cable";
+  auto r = run_tool({"--hosts", "studio-a,studio-b,studio-c", "--backend", "ring",
+                     "--from-probes", dir.string()});
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  const std::string free = "Thunderbolt 1 (en2), Thunderbolt 3 (en4), Thunderbolt 4 (en5), "
+                           "Thunderbolt 5 (en6), Thunderbolt 6 (en7)";
+  CHECK(r.err ==
+        "distconfig: studio-a is cabled to 1 host(s), a ring needs 2; free ports: " + free + "\n"
+        "distconfig: studio-c is cabled to 1 host(s), a ring needs 2; free ports: " + free + "\n"
+        "distconfig: longest ring found: studio-a,studio-b\n"
+        "distconfig: longest ring found: studio-b,studio-c\n"
+        "distconfig: error: ring: no ring through all 3 hosts; add the cables listed above; "
+        "run with --dot to see the cabling\n");
+}
