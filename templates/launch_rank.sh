@@ -16,7 +16,12 @@ say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
 d=$(mktemp -d "${TMPDIR:-/tmp}/distlaunch.XXXXXX") || {
   say "cannot create a temp dir; check free space and TMPDIR"; exit 126; }
 pid=
-gone() { ! kill -0 -- "-$pid" 2>/dev/null; }
+# A group is gone when no member is left but zombies (which kill -0 still sees).
+gone() {
+  kill -s 0 -- "-$pid" 2>/dev/null || return 0
+  ps -A -o pgid= -o stat= 2>/dev/null |
+    awk -v g="$pid" '$1 == g && $2 !~ /^Z/ { alive = 1 } END { exit alive }'
+}
 stop_group() {
   kill -s TERM -- "-$pid" 2>/dev/null || return 0
   i=0
@@ -35,6 +40,9 @@ cleanup() {
   rm -rf "$d"
 }
 trap cleanup EXIT
+# The launcher may be gone (our stderr is then a broken pipe): a caught
+# SIGPIPE keeps us alive to clean up, and is reset to default for the rank.
+trap : PIPE
 trap '[ -n "$pid" ] && stop_group; exit 129' HUP
 trap '[ -n "$pid" ] && stop_group; exit 143' TERM
 trap '[ -n "$pid" ] && stop_group; exit 130' INT
@@ -54,6 +62,7 @@ if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
     say "cannot cd to $want_cwd; create it there or fix --cwd"; exit 126
   fi
 fi
+: >"$d/hb"
 mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
 # The command gets a process group of its own: job control where the shell
 # offers it without a terminal (bash, macOS sh), else setsid(1) (Linux), else
@@ -93,9 +102,10 @@ reader() {
   stop_group
 }
 watchdog() {
+  trap '' PIPE
   last= miss=0
   while sleep 1 </dev/null >/dev/null 2>&1; do
-    v=; read -r v <"$d/hb" 2>/dev/null
+    v=; read -r v 2>/dev/null <"$d/hb"
     if [ "$v" != "$last" ] || [ -e "$d/busy" ]; then
       last=$v miss=0
     else

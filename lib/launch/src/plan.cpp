@@ -3,10 +3,9 @@
 // variables. Pure; the address resolver is injected so tests need no DNS.
 #include "distkit/launch/plan.hpp"
 
-#include <arpa/inet.h>
-
 #include <map>
 
+#include "distkit/hostfile/host_list.hpp"
 #include "distkit/util/error.hpp"
 
 namespace distkit::launch {
@@ -15,11 +14,6 @@ using hostfile::Backend;
 using hostfile::Host;
 
 namespace {
-
-bool is_ip_literal(const std::string& s) {
-  unsigned char buf[16];
-  return inet_pton(AF_INET, s.c_str(), buf) == 1 || inet_pton(AF_INET6, s.c_str(), buf) == 1;
-}
 
 bool valid_env_key(std::string_view key) {
   if (key.empty()) return false;
@@ -99,8 +93,13 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     case Backend::none:
     case Backend::ring: {
       if (n < 2) return;  // mlx.launch gives a single rank no ring file
-      std::string json = ring_json(ring_addresses(hosts, o, resolve));
-      for (auto& r : plan.ranks) r.files.push_back({"MLX_HOSTFILE", "ring.json", json});
+      auto addresses = ring_addresses(hosts, o, resolve);
+      std::string json = ring_json(addresses);
+      for (auto& r : plan.ranks) {
+        r.files.push_back({"MLX_HOSTFILE", "ring.json", json});
+        for (const auto& a : addresses[static_cast<size_t>(r.rank)])
+          r.ports.push_back(std::stoi(a.substr(a.rfind(':') + 1)));
+      }
       return;
     }
     case Backend::jaccl:
@@ -108,6 +107,7 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
       std::string coord = address_of(hosts.front(), resolve, "as the jaccl coordinator") + ":" +
                           std::to_string(o.starting_port);
       std::string matrix = rdma_matrix_json(hosts);
+      plan.ranks.front().ports.push_back(o.starting_port);
       for (auto& r : plan.ranks) {
         r.env.emplace_back("MLX_JACCL_COORDINATOR", coord);
         if (plan.backend == Backend::jaccl_ring) r.env.emplace_back("MLX_JACCL_RING", "1");
@@ -117,6 +117,7 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     }
     case Backend::nccl: {
       std::string ip = address_of(hosts.front(), resolve, "as the NCCL host");
+      plan.ranks.front().ports.push_back(o.nccl_port);
       for (auto& r : plan.ranks) {
         r.env.emplace_back("NCCL_HOST_IP", ip);
         r.env.emplace_back("NCCL_PORT", std::to_string(o.nccl_port));
@@ -150,8 +151,6 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
 void check_options(const LaunchOptions& o) {
   if (o.command.empty())
     throw UsageError("command", "no command given", "put it after --, e.g. distlaunch -n 2 -- hostname");
-  if (o.repeat_hosts < 1)
-    throw UsageError("--repeat-hosts", "must be at least 1", "");
   if (o.connections_per_ip < 1)
     throw UsageError("--connections-per-ip", "must be at least 1", "");
   if (o.starting_port < 1 || o.starting_port > 65535)
@@ -161,26 +160,6 @@ void check_options(const LaunchOptions& o) {
 }
 
 }  // namespace
-
-std::vector<Host> expand_hosts(const std::vector<Host>& hosts, int repeat_hosts) {
-  std::vector<Host> out;
-  for (const auto& h : hosts)
-    for (int i = 0; i < repeat_hosts; ++i) out.push_back(h);
-  return out;
-}
-
-std::vector<Host> hosts_from_list(const std::vector<std::string>& names) {
-  std::vector<Host> out;
-  for (const auto& n : names) {
-    if (n.empty())
-      throw UsageError("--hosts", "empty host name in the list", "separate names with single commas");
-    Host h;
-    h.ssh = n;
-    if (is_ip_literal(n)) h.ips.push_back(n);
-    out.push_back(std::move(h));
-  }
-  return out;
-}
 
 Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf) {
   Backend b = Backend::ring;
@@ -201,7 +180,7 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
   plan.command = command_words(options.command, options.python);
   plan.cwd = options.cwd;
   plan.job_id = job_id;
-  std::vector<Host> hosts = expand_hosts(hf.hosts, options.repeat_hosts);
+  std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts);
   std::map<std::string, int> per_host;
   for (const auto& h : hosts) per_host[h.ssh]++;
   std::map<std::string, int> seen;

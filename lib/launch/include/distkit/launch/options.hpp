@@ -13,7 +13,7 @@ namespace distkit::launch {
 
 struct LaunchOptions {
   // Where the ranks go (mlx.launch: --hosts / --hostfile / -n).
-  std::vector<std::string> hosts;                 // --hosts a,b,c
+  std::optional<std::string> hosts;               // --hosts a,b,c
   std::optional<std::filesystem::path> hostfile;  // --hostfile
   int repeat_hosts = 1;                           // -n/--repeat-hosts
   std::optional<std::string> backend;             // --backend (beats hostfile)

@@ -33,6 +33,7 @@ struct RankSpec {
   int local_size = 1;
   EnvList env;                  // exported in order (later keys win)
   std::vector<DataFile> files;  // exported after env
+  std::vector<int> ports;       // ports this rank's backend listens on
 };
 
 struct Plan {
@@ -48,20 +49,11 @@ struct Plan {
 // (ssh_config HostName, then name resolution); nullopt when unknown.
 using AddressResolver = std::function<std::optional<std::string>(const std::string&)>;
 
-// The hosts the job runs on, one entry per rank: the hostfile's hosts (or the
-// --hosts list, IP entries filling `ips`), each repeated `repeat_hosts` times
-// in place (a,a,b,b), as mlx.launch does.
-std::vector<hostfile::Host> expand_hosts(const std::vector<hostfile::Host>& hosts,
-                                         int repeat_hosts);
-
-// --hosts a,b,c as host entries (IP literals fill `ips`). Throws UsageError
-// for an empty name.
-std::vector<hostfile::Host> hosts_from_list(const std::vector<std::string>& names);
-
 // Backend choice: flag, else hostfile `backend` ("" = plain ring), else ring.
 hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf);
 
-// Builds the plan. Throws UsageError for bad env entries, a host whose
+// Builds the plan: the hostfile's hosts, each repeated -n times in place
+// (a,a,b,b, hostfile::repeat_hosts), one rank per entry. Throws UsageError for bad env entries, a host whose
 // address is needed but cannot be resolved, an empty command, ports out of
 // range. `job_id` is stored as DISTKIT_JOB_ID.
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,

@@ -1,0 +1,1 @@
+target_link_libraries(distlaunch PRIVATE distkit::launch)

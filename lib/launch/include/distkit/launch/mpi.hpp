@@ -1,0 +1,25 @@
+// --backend mpi: distlaunch hands the job to Open MPI's mpirun with a
+// generated hostfile (`host slots=N`) and `-x K=V` for every variable, and
+// returns mpirun's exit status (mlx.launch does the same).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/launch/options.hpp"
+#include "distkit/launch/plan.hpp"
+
+namespace distkit::launch {
+
+// The mpirun argv for `plan`, with `hostfile_path` holding the generated
+// Open MPI hostfile.
+std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& options,
+                                     const std::string& hostfile_path);
+
+// Writes the hostfile to a temp file, runs mpirun, removes the file.
+// Throws distkit::Error when mpirun cannot be started.
+int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
+            const LaunchOptions& options);
+
+}  // namespace distkit::launch

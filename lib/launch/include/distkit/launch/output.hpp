@@ -1,0 +1,58 @@
+// Rank output as whole lines. Each rank's stdout and stderr arrive as raw
+// chunks from the executors' I/O threads; a LineAssembler per stream cuts
+// them into lines, and one OutputSink writes every line in one call under one
+// lock, so lines of different ranks never interleave inside a line. Optional
+// `[rank] ` prefix (--tag-output) and per-rank log files (--log-dir).
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace distkit::launch {
+
+class LineAssembler {
+ public:
+  // Calls `emit` with each complete line (including its '\n').
+  void feed(std::string_view chunk, const std::function<void(std::string_view)>& emit);
+  // Emits what is left as a line with '\n' appended (end of stream).
+  void flush(const std::function<void(std::string_view)>& emit);
+
+ private:
+  std::string partial_;
+};
+
+enum class Stream { out, err };
+
+class OutputSink {
+ public:
+  // `out`/`err` receive the ranks' stdout/stderr lines. With `log_dir`, each
+  // rank's lines (both streams, in arrival order) also go to
+  // `<log_dir>/rank-<N>.log`; the directory is created. Throws distkit::Error
+  // when it cannot be.
+  OutputSink(std::FILE* out, std::FILE* err, bool tag, int world_size,
+             const std::optional<std::filesystem::path>& log_dir);
+  ~OutputSink();
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+
+  // Writes one line (ending in '\n'); thread-safe.
+  void line(int rank, Stream stream, std::string_view text);
+  // A diagnostic of distlaunch itself on `err` (never tagged, not logged).
+  void note(std::string_view text);
+
+ private:
+  std::mutex mu_;
+  std::FILE* out_;
+  std::FILE* err_;
+  bool tag_;
+  std::vector<std::FILE*> logs_;
+};
+
+}  // namespace distkit::launch

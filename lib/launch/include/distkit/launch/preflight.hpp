@@ -1,0 +1,39 @@
+// Preflight: before any rank starts, one command per host (in parallel)
+// checks that the command and --cwd exist and reports the OS build and,
+// for python jobs, the python and mlx versions; on this machine the ports
+// the backend listens on are tried too. Every failing host is reported at
+// once; version drift between hosts is a warning.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "distkit/launch/plan.hpp"
+#include "distkit/ssh/executor.hpp"
+
+namespace distkit::launch {
+
+struct HostFacts {
+  std::string os, python, mlx, git;
+};
+
+struct PreflightReport {
+  std::map<std::string, HostFacts> hosts;  // by ssh name
+  std::vector<std::string> problems;       // "<host>: <problem>; <remedy>"
+  std::vector<std::string> warnings;
+};
+
+// `executors` maps each of plan.hosts to its executor (same order). With
+// `check` false only the facts are gathered (for the manifest), no problem
+// is reported.
+PreflightReport run_preflight(const Plan& plan,
+                              const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                              bool cwd_required, bool check);
+
+// The local ports the plan's ranks on this machine will listen on, that are
+// already taken (tries to bind each).
+std::vector<int> busy_local_ports(const std::vector<int>& ports);
+
+}  // namespace distkit::launch

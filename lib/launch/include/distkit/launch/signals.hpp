@@ -1,0 +1,26 @@
+// Ctrl-C, SIGTERM and SIGHUP as readable bytes: a self-pipe (portable to
+// macOS, unlike signalfd). While a SignalPipe lives, those signals write
+// their number into a non-blocking pipe that the supervisor polls; SIGPIPE is
+// ignored so a closed stdout gives EPIPE instead of killing us.
+#pragma once
+
+#include <vector>
+
+namespace distkit::launch {
+
+class SignalPipe {
+ public:
+  SignalPipe();   // installs the handlers; only one may exist at a time
+  ~SignalPipe();  // restores the previous handlers
+  SignalPipe(const SignalPipe&) = delete;
+  SignalPipe& operator=(const SignalPipe&) = delete;
+
+  int fd() const { return read_fd_; }
+  // Signals received since the last call (non-blocking).
+  std::vector<int> drain();
+
+ private:
+  int read_fd_ = -1;
+};
+
+}  // namespace distkit::launch

@@ -1,0 +1,77 @@
+// The supervisor: runs every rank of a plan through its host's executor and
+// watches them until the job is over.
+//
+// Contract:
+// - All ranks start in parallel (hosts in parallel, each host's ranks as
+//   commands on its one executor). Each runs the rank wrapper; the launcher
+//   sends the secret, then a heartbeat every second, the rank's stdin (all
+//   ranks, or only `stdin_rank`), and the end-of-stdin marker.
+// - Output is forwarded whole lines at a time (see output.hpp).
+// - Fail fast: the first rank to fail (non-zero exit, signal, lost
+//   connection) makes every other rank stop (TERM to its process group on its
+//   host, KILL after `grace`); the job's exit code is that rank's status
+//   (128+N for signal N, 255 for a lost connection).
+// - A rank that exits 0 while others still run starts the `exit_window`;
+//   ranks still running when it closes are stopped and the job fails (exit 1),
+//   so a peer that left early cannot hang the job forever. 0 disables it.
+// - `timeout` (0 = none) stops the whole job (exit 1).
+// - SIGINT/SIGTERM/SIGHUP: forwarded to every rank's group; ranks still
+//   running `grace` later are terminated; exit 128+N. A second signal kills
+//   every rank at once.
+// - Commands whose wrapper does not end within grace + 2 s of being told to
+//   stop are aborted (the executor kills or closes them).
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distkit/launch/plan.hpp"
+#include "distkit/launch/wrapper.hpp"
+#include "distkit/ssh/executor.hpp"
+
+namespace distkit::launch {
+
+using Clock = std::chrono::system_clock;
+
+struct SuperviseOptions {
+  WrapperSettings wrapper;
+  bool tag_output = false;
+  std::optional<std::filesystem::path> log_dir;
+  std::optional<int> stdin_rank;   // unset: broadcast
+  int stdin_fd = 0;                // -1: no stdin for the ranks
+  std::chrono::milliseconds timeout{0};
+  std::chrono::milliseconds exit_window{60000};
+  std::chrono::milliseconds heartbeat_period{1000};
+  bool handle_signals = true;      // install the SIGINT/TERM/HUP handlers
+  std::FILE* out = stdout;
+  std::FILE* err = stderr;
+  std::string secret;              // hex; sent to each wrapper on stdin
+};
+
+struct RankResult {
+  int rank = 0;
+  std::string host;
+  int pid = 0;                     // as reported by the wrapper; 0 if unknown
+  ssh::ExitInfo exit;
+  bool stopped = false;            // we told it to stop
+  Clock::time_point start, end;
+};
+
+struct JobResult {
+  int exit_code = 0;
+  std::string reason;              // the line printed on failure ("" when ok)
+  std::vector<RankResult> ranks;
+  Clock::time_point start, end;
+};
+
+// `executors[i]` runs rank i (ranks of one host share one executor).
+// Never throws for rank failures; they are reported in the result.
+JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                    const SuperviseOptions& options);
+
+}  // namespace distkit::launch

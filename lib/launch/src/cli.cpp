@@ -1,0 +1,67 @@
+// distlaunch's command line: mlx.launch's flags (same names, same defaults)
+// and distkit's own. Durations are given in seconds.
+#include <chrono>
+
+#include "distkit/launch/distlaunch.hpp"
+
+namespace distkit::launch {
+
+namespace {
+std::chrono::milliseconds seconds_to_ms(double s) {
+  return std::chrono::milliseconds(static_cast<long long>(s * 1000.0));
+}
+}  // namespace
+
+std::vector<std::string> split_command(int argc, char** argv, LaunchOptions& options) {
+  std::vector<std::string> before;
+  int i = 1;
+  for (; i < argc; ++i) {
+    if (std::string(argv[i]) == "--") break;
+    before.emplace_back(argv[i]);
+  }
+  for (++i; i < argc; ++i) options.command.emplace_back(argv[i]);
+  return before;
+}
+
+void configure_cli(CLI::App& app, LaunchOptions& o) {
+  app.description(
+      "Start a command on every rank of a cluster, supervise it and clean up.\n"
+      "Drop-in for mlx.launch: distlaunch [flags] -- command [args...]");
+  app.set_version_flag("--version", "distlaunch 0.1.0");
+  app.add_option("--hosts", o.hosts, "Comma-separated hosts (names or IPs)");
+  app.add_option("-n,--repeat-hosts", o.repeat_hosts, "Ranks per host (in place: a,a,b,b)");
+  app.add_option("--hostfile", o.hostfile, "MLX hostfile (JSON)");
+  app.add_option("--backend", o.backend, "ring, jaccl, jaccl-ring, nccl or mpi");
+  app.add_option("--env", o.env, "KEY=VALUE for every rank (repeatable)");
+  app.add_option("--mpi-arg", o.mpi_args, "Extra argument for mpirun (repeatable)");
+  app.add_option("--connections-per-ip", o.connections_per_ip, "Ring connections per address");
+  app.add_option("-p,--starting-port", o.starting_port, "First port of the ring/coordinator");
+  app.add_option("--cwd", o.cwd, "Working directory on every host (must exist)");
+  app.add_option("--nccl-port", o.nccl_port, "NCCL coordinator port");
+  app.add_option("--python", o.python, "Interpreter for *.py commands");
+  app.add_flag("--verbose", o.verbose, "Say what happens");
+  app.add_flag("--print-python", o.print_python, "Print the interpreter used and exit");
+  app.add_option("--ssh-config", o.ssh_config, "ssh_config file to read");
+  app.add_flag("--accept-new-host-keys", o.accept_new_host_keys,
+               "Accept unknown host keys (never changed ones)");
+  app.add_flag("--dry-run", o.dry_run, "Print the plan (rank, host, env, remote command) and exit");
+  app.add_flag("--json", o.json, "Machine-readable --dry-run output");
+  app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank]");
+  app.add_option("--log-dir", o.log_dir, "Also write rank-N.log files (and the manifest) here");
+  app.add_option("--record", o.record_dir, "Write the run manifest (manifest.json) here");
+  app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
+  app.add_option_function<double>("--grace", [&o](double s) { o.grace = seconds_to_ms(s); },
+                                   "Seconds between SIGTERM and SIGKILL (default 3)");
+  app.add_option_function<double>("--timeout", [&o](double s) { o.timeout = seconds_to_ms(s); },
+                                   "Stop the job after this many seconds");
+  app.add_option_function<double>(
+      "--exit-window", [&o](double s) { o.exit_window = seconds_to_ms(s); },
+      "Seconds the other ranks get after one exits 0 (default 60, 0 = forever)");
+  app.add_option_function<double>(
+      "--connect-timeout", [&o](double s) { o.connect_timeout = seconds_to_ms(s); },
+      "Seconds to reach each host (default 10)");
+  app.add_flag_function("--no-preflight", [&o](std::int64_t) { o.preflight = false; },
+                        "Skip the checks before the start");
+}
+
+}  // namespace distkit::launch

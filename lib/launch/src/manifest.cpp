@@ -1,0 +1,97 @@
+// Rendering and writing the run manifest (see manifest.hpp).
+#include "distkit/launch/manifest.hpp"
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/sha256.hpp"
+
+namespace distkit::launch {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string iso_time(Clock::time_point t) {
+  std::time_t tt = Clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
+  ordered_json j;
+  j["rank"] = r.rank;
+  j["host"] = r.host;
+  j["pid"] = r.pid;
+  if (!r.exit.error.empty())
+    j["error"] = r.exit.error;
+  else if (r.exit.signal)
+    j["signal"] = r.exit.signal;
+  else
+    j["exit_status"] = r.exit.exit_status;
+  j["stopped_by_distlaunch"] = r.stopped;
+  j["start"] = iso_time(r.start);
+  j["duration_s"] = seconds_between(r.start, r.end);
+  j["env"] = ordered_json::object();
+  for (const auto& [k, v] : effective_env(spec, "$DISTLAUNCH_TMP")) j["env"][k] = v;
+  return j;
+}
+
+}  // namespace
+
+std::string render_manifest(const ManifestInputs& in) {
+  ordered_json j;
+  j["tool"] = "distlaunch 0.1.0";
+  j["job_id"] = in.plan.job_id;
+  j["command"] = in.plan.command;
+  j["cwd"] = in.plan.cwd ? ordered_json(*in.plan.cwd) : ordered_json(nullptr);
+  j["backend"] = hostfile::to_string(in.plan.backend);
+  if (in.options.hostfile) {
+    j["hostfile"]["path"] = in.options.hostfile->string();
+    if (in.hostfile_text) {
+      j["hostfile"]["sha256"] = sha256_hex(*in.hostfile_text);
+      j["hostfile"]["content"] = *in.hostfile_text;
+    }
+  }
+  j["exit_code"] = in.result.exit_code;
+  j["reason"] = in.result.reason;
+  j["start"] = iso_time(in.result.start);
+  j["end"] = iso_time(in.result.end);
+  j["duration_s"] = seconds_between(in.result.start, in.result.end);
+  j["hosts"] = ordered_json::object();
+  for (const auto& [host, f] : in.facts.hosts) {
+    ordered_json h;
+    h["os"] = f.os;
+    if (!f.python.empty()) h["python"] = f.python;
+    if (!f.mlx.empty()) h["mlx"] = f.mlx;
+    if (!f.git.empty()) h["git_commit_of_cwd"] = f.git;
+    j["hosts"][host] = h;
+  }
+  j["ranks"] = ordered_json::array();
+  for (size_t i = 0; i < in.result.ranks.size() && i < in.plan.ranks.size(); ++i)
+    j["ranks"].push_back(rank_json(in.plan.ranks[i], in.result.ranks[i]));
+  return j.dump(2) + "\n";
+}
+
+std::filesystem::path write_manifest(const std::filesystem::path& dir, const ManifestInputs& in) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw Error(dir.string(), "cannot create the record directory (" + ec.message() + ")",
+                "choose a writable --record directory");
+  auto path = dir / "manifest.json";
+  write_file_atomic(path, render_manifest(in));
+  return path;
+}
+
+}  // namespace distkit::launch

@@ -1,0 +1,62 @@
+// Delegation to mpirun (see mpi.hpp). The variables common to all ranks are
+// passed with -x; per-rank ones (ranks, local ranks) are mpirun's business.
+#include "distkit/launch/mpi.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "distkit/hostfile/export.hpp"
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+
+extern char** environ;
+
+namespace distkit::launch {
+
+namespace {
+bool per_rank(const std::string& key) {
+  return key == "DISTKIT_RANK" || key == "DISTKIT_LOCAL_RANK" || key == "DISTKIT_LOCAL_SIZE" ||
+         key == "DISTKIT_HOST";
+}
+}  // namespace
+
+std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& options,
+                                     const std::string& hostfile_path) {
+  std::vector<std::string> argv = {"mpirun", "--hostfile", hostfile_path, "-np",
+                                   std::to_string(plan.ranks.size())};
+  for (const auto& [k, v] : plan.ranks.front().env)
+    if (!per_rank(k)) argv.insert(argv.end(), {"-x", k + "=" + v});
+  argv.insert(argv.end(), options.mpi_args.begin(), options.mpi_args.end());
+  if (plan.cwd) argv.insert(argv.end(), {"--wdir", *plan.cwd});
+  argv.insert(argv.end(), plan.command.begin(), plan.command.end());
+  return argv;
+}
+
+int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
+            const LaunchOptions& options) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/distlaunch-mpi-" + plan.job_id +
+                     ".hosts";
+  write_file_atomic(path, hostfile::export_hosts(ranks, hostfile::ExportFormat::openmpi), 0600);
+  auto argv = mpirun_argv(plan, options, path);
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, "mpirun", nullptr, nullptr, cargv.data(), environ);
+  if (rc != 0) {
+    unlink(path.c_str());
+    throw UsageError("--backend mpi", "cannot run mpirun", "install Open MPI (openmpi-bin)");
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  unlink(path.c_str());
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+}  // namespace distkit::launch

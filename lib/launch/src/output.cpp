@@ -1,0 +1,82 @@
+// Line assembly and the single writer for rank output (see output.hpp).
+#include "distkit/launch/output.hpp"
+
+#include <system_error>
+
+#include "distkit/util/error.hpp"
+
+namespace distkit::launch {
+
+void LineAssembler::feed(std::string_view chunk,
+                         const std::function<void(std::string_view)>& emit) {
+  size_t start = 0;
+  while (start < chunk.size()) {
+    size_t nl = chunk.find('\n', start);
+    if (nl == std::string_view::npos) {
+      partial_.append(chunk.substr(start));
+      return;
+    }
+    if (partial_.empty()) {
+      emit(chunk.substr(start, nl + 1 - start));
+    } else {
+      partial_.append(chunk.substr(start, nl + 1 - start));
+      emit(partial_);
+      partial_.clear();
+    }
+    start = nl + 1;
+  }
+}
+
+void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {
+  if (partial_.empty()) return;
+  partial_ += '\n';
+  emit(partial_);
+  partial_.clear();
+}
+
+OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag, int world_size,
+                       const std::optional<std::filesystem::path>& log_dir)
+    : out_(out), err_(err), tag_(tag) {
+  if (!log_dir) return;
+  std::error_code ec;
+  std::filesystem::create_directories(*log_dir, ec);
+  if (ec)
+    throw UsageError(log_dir->string(), "cannot create the log directory (" + ec.message() + ")",
+                     "choose a writable --log-dir");
+  for (int r = 0; r < world_size; ++r) {
+    auto path = *log_dir / ("rank-" + std::to_string(r) + ".log");
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) {
+      for (auto* g : logs_) std::fclose(g);
+      throw UsageError(path.string(), "cannot open the log file", "choose a writable --log-dir");
+    }
+    logs_.push_back(f);
+  }
+}
+
+OutputSink::~OutputSink() {
+  for (auto* f : logs_) std::fclose(f);
+}
+
+void OutputSink::line(int rank, Stream stream, std::string_view text) {
+  std::string buf;
+  if (tag_) buf = "[" + std::to_string(rank) + "] ";
+  buf.append(text);
+  std::lock_guard lock(mu_);
+  std::FILE* f = stream == Stream::out ? out_ : err_;
+  std::fwrite(buf.data(), 1, buf.size(), f);
+  std::fflush(f);
+  if (rank >= 0 && static_cast<size_t>(rank) < logs_.size()) {
+    std::fwrite(text.data(), 1, text.size(), logs_[static_cast<size_t>(rank)]);
+    std::fflush(logs_[static_cast<size_t>(rank)]);
+  }
+}
+
+void OutputSink::note(std::string_view text) {
+  std::lock_guard lock(mu_);
+  std::fwrite(text.data(), 1, text.size(), err_);
+  std::fputc('\n', err_);
+  std::fflush(err_);
+}
+
+}  // namespace distkit::launch

@@ -1,0 +1,106 @@
+// Preflight checks (contract in preflight.hpp). One rendered script per host
+// answers with key=value lines; the decisions are taken here.
+#include "distkit/launch/preflight.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <future>
+#include <set>
+
+#include "distkit/util/strings.hpp"
+#include "distkit/util/template.hpp"
+
+namespace distkit::launch {
+
+namespace {
+
+bool is_python(const std::string& word) {
+  auto slash = word.rfind('/');
+  std::string base = slash == std::string::npos ? word : word.substr(slash + 1);
+  return base.rfind("python", 0) == 0;
+}
+
+std::map<std::string, std::string> parse_facts(const std::string& out) {
+  std::map<std::string, std::string> kv;
+  for (auto line : split_lines(out)) {
+    auto eq = line.find('=');
+    if (eq != std::string_view::npos)
+      kv[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
+  }
+  return kv;
+}
+
+void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
+                bool cwd_required, PreflightReport& report) {
+  auto kv = parse_facts(res.out);
+  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"]};
+  if (!res.exit.error.empty()) {
+    report.problems.push_back(host + ": preflight failed (" + res.exit.error +
+                              "); check the host or use --no-preflight");
+    return;
+  }
+  if (kv["cmd"] == "missing")
+    report.problems.push_back(host + ": command '" + plan.command.front() +
+                              "' not found; install it there or give its full path");
+  if (cwd_required && kv["cwd"] == "missing")
+    report.problems.push_back(host + ": directory '" + plan.cwd.value_or("") +
+                              "' does not exist; create it there or fix --cwd");
+}
+
+void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport& report) {
+  std::set<std::string> values;
+  for (const auto& [h, f] : report.hosts)
+    if (!(f.*field).empty()) values.insert(f.*field);
+  if (values.size() < 2) return;
+  std::string list;
+  for (const auto& [h, f] : report.hosts) list += (list.empty() ? "" : ", ") + h + ": " + f.*field;
+  report.warnings.push_back(std::string("hosts differ in ") + what + " (" + list + ")");
+}
+
+}  // namespace
+
+PreflightReport run_preflight(const Plan& plan,
+                              const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                              bool cwd_required, bool check) {
+  const std::string& cmd = plan.command.front();
+  std::string script = render_named(
+      "launch_preflight.sh",
+      {{"cwd", plan.cwd.value_or("")}, {"cmd", cmd}, {"python", is_python(cmd) ? cmd : ""}},
+      TemplateMode::shell);
+  std::vector<std::future<ssh::CommandResult>> results;
+  for (const auto& ex : executors)
+    results.push_back(std::async(std::launch::async, [ex, &script] {
+      ssh::RunOptions ro;
+      ro.timeout = std::chrono::milliseconds(20000);
+      return ex->run(script, ro);
+    }));
+  PreflightReport report;
+  for (size_t i = 0; i < executors.size(); ++i)
+    check_host(plan.hosts[i], results[i].get(), plan, cwd_required, report);
+  warn_drift("OS", &HostFacts::os, report);
+  warn_drift("python", &HostFacts::python, report);
+  warn_drift("mlx", &HostFacts::mlx, report);
+  if (!check) report.problems.clear();
+  return report;
+}
+
+std::vector<int> busy_local_ports(const std::vector<int>& ports) {
+  std::vector<int> busy;
+  for (int port : ports) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) continue;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) busy.push_back(port);
+    close(fd);
+  }
+  return busy;
+}
+
+}  // namespace distkit::launch

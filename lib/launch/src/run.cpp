@@ -1,0 +1,192 @@
+// run_distlaunch: one call per step, in the order a launch happens — hosts,
+// plan, (dry run), connections, preflight, supervision, manifest.
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "distkit/hostfile/host_list.hpp"
+#include "distkit/launch/distlaunch.hpp"
+#include "distkit/launch/dry_run.hpp"
+#include "distkit/launch/manifest.hpp"
+#include "distkit/launch/mpi.hpp"
+#include "distkit/launch/preflight.hpp"
+#include "distkit/launch/slurm.hpp"
+#include "distkit/launch/supervisor.hpp"
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
+
+namespace distkit::launch {
+
+namespace {
+
+struct Hosts {
+  hostfile::Hostfile model;
+  std::optional<std::string> text;  // the hostfile's bytes
+};
+
+Hosts load_hosts(const LaunchOptions& o) {
+  if (o.hostfile && o.hosts)
+    throw UsageError("--hosts", "cannot be combined with --hostfile", "give one of them");
+  Hosts h;
+  if (o.hostfile) {
+    h.text = read_file(*o.hostfile);
+    h.model = hostfile::parse(*h.text, o.hostfile->string());
+  } else if (o.hosts) {
+    h.model.hosts = hostfile::parse_host_list(*o.hosts);
+  } else if (const char* slurm = std::getenv("SLURM_JOB_NODELIST"); slurm && *slurm) {
+    h.model.hosts = hostfile::parse_host_list(join(expand_slurm_nodelist(slurm), ","));
+  } else {
+    h.model.hosts = hostfile::parse_host_list("127.0.0.1");
+  }
+  return h;
+}
+
+std::string random_hex(size_t bytes) {
+  std::ifstream in("/dev/urandom", std::ios::binary);
+  std::string raw(bytes, '\0');
+  if (!in.read(raw.data(), static_cast<std::streamsize>(bytes)))
+    throw Error("/dev/urandom", "cannot read random bytes", "");
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::optional<std::string> ipv4_of(const std::string& name) {
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(name.c_str(), nullptr, &hints, &res) != 0 || !res) return std::nullopt;
+  char buf[NI_MAXHOST];
+  int rc = getnameinfo(res->ai_addr, res->ai_addrlen, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST);
+  freeaddrinfo(res);
+  if (rc != 0) return std::nullopt;
+  return std::string(buf);
+}
+
+AddressResolver make_resolver(const LaunchOptions& o) {
+  return [ssh_config = o.ssh_config](const std::string& host) -> std::optional<std::string> {
+    auto name = ssh::resolve_hostname(host, ssh_config).value_or(host);
+    return ipv4_of(name);
+  };
+}
+
+WrapperSettings wrapper_settings(const LaunchOptions& o) {
+  WrapperSettings w;
+  w.grace = o.grace;
+  w.heartbeat_limit = o.heartbeat_limit;
+  if (o.cwd) {
+    w.cwd = o.cwd;
+    w.cwd_required = true;
+  } else {
+    std::error_code ec;
+    auto here = std::filesystem::current_path(ec);
+    if (!ec) w.cwd = here.string();
+  }
+  return w;
+}
+
+// One executor per rank (ranks of a host share it). Prints every host that
+// failed and throws when any did.
+std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
+                                                          const LaunchOptions& o,
+                                                          const Services& s) {
+  ssh::ConnectOptions co;
+  co.ssh_config = o.ssh_config;
+  co.accept_new_host_keys = o.accept_new_host_keys;
+  co.connect_timeout = o.connect_timeout;
+  co.verbose = o.verbose;
+  int most = 1;
+  for (const auto& r : plan.ranks) most = std::max(most, r.local_size);
+  co.max_channels_per_host = most + 1;
+  auto conns = s.connect(plan.hosts, co);
+  for (const auto& e : conns.errors) std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
+  if (!conns.errors.empty())
+    throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
+                                   std::to_string(plan.hosts.size()) + " host(s) unreachable",
+                      "fix them or leave them out");
+  std::map<std::string, std::shared_ptr<ssh::Executor>> by_name;
+  for (size_t i = 0; i < plan.hosts.size(); ++i) by_name[plan.hosts[i]] = conns.executors[i];
+  std::vector<std::shared_ptr<ssh::Executor>> per_rank;
+  for (const auto& r : plan.ranks) per_rank.push_back(by_name[r.host]);
+  return per_rank;
+}
+
+std::vector<std::shared_ptr<ssh::Executor>> per_host(
+    const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& per_rank) {
+  std::vector<std::shared_ptr<ssh::Executor>> out;
+  for (const auto& h : plan.hosts)
+    for (size_t i = 0; i < plan.ranks.size(); ++i)
+      if (plan.ranks[i].host == h) {
+        out.push_back(per_rank[i]);
+        break;
+      }
+  return out;
+}
+
+PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
+                          const LaunchOptions& o, const Services& s) {
+  bool want_facts = o.record_dir || o.log_dir;
+  if (!o.preflight && !want_facts) return {};
+  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight);
+  if (o.preflight)
+    for (size_t i = 0; i < plan.ranks.size(); ++i) {
+      if (!ex[i]->is_local()) continue;
+      for (int port : busy_local_ports(plan.ranks[i].ports))
+        report.problems.push_back(plan.ranks[i].host + ": port " + std::to_string(port) +
+                                  " (rank " + std::to_string(i) +
+                                  ") is already in use; stop what holds it or pick another "
+                                  "--starting-port");
+    }
+  for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
+  for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
+  if (!report.problems.empty())
+    throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",
+                     "fix them, or skip the checks with --no-preflight");
+  return report;
+}
+
+}  // namespace
+
+int run_distlaunch(const LaunchOptions& o, const Services& s) {
+  if (o.print_python) {
+    std::fprintf(s.out, "%s\n", o.python.c_str());
+    return 0;
+  }
+  Hosts hosts = load_hosts(o);
+  Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  WrapperSettings ws = wrapper_settings(o);
+  if (o.dry_run) {
+    std::string text = o.json ? render_plan_json(plan, ws) : render_plan_text(plan, ws);
+    std::fwrite(text.data(), 1, text.size(), s.out);
+    return 0;
+  }
+  if (plan.backend == hostfile::Backend::mpi)
+    return run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
+  auto executors = connect_hosts(plan, o, s);
+  PreflightReport facts = preflight(plan, executors, o, s);
+  SuperviseOptions so;
+  so.wrapper = ws;
+  so.tag_output = o.tag_output;
+  so.log_dir = o.log_dir;
+  so.stdin_rank = o.stdin_rank;
+  so.stdin_fd = s.stdin_fd;
+  so.timeout = o.timeout;
+  so.exit_window = o.exit_window;
+  so.handle_signals = s.handle_signals;
+  so.out = s.out;
+  so.err = s.err;
+  so.secret = random_hex(32);
+  JobResult result = supervise(plan, executors, so);
+  for (auto dir : {o.record_dir, o.log_dir})
+    if (dir) write_manifest(*dir, {o, plan, facts, result, hosts.text});
+  return result.exit_code;
+}
+
+}  // namespace distkit::launch

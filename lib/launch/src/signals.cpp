@@ -1,0 +1,68 @@
+// The self-pipe trick: the handler only write()s (async-signal-safe); all
+// the work happens in the supervisor's poll loop.
+#include "distkit/launch/signals.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <stdexcept>
+
+namespace distkit::launch {
+
+namespace {
+int g_write_fd = -1;
+struct sigaction g_old[3];
+const int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_old_pipe;
+
+extern "C" void on_signal(int sig) {
+  int saved = errno;
+  unsigned char b = static_cast<unsigned char>(sig);
+  if (g_write_fd >= 0) (void)!write(g_write_fd, &b, 1);
+  errno = saved;
+}
+
+void set_flags(int fd) {
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+}  // namespace
+
+SignalPipe::SignalPipe() {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
+  set_flags(fds[0]);
+  set_flags(fds[1]);
+  read_fd_ = fds[0];
+  g_write_fd = fds[1];
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &g_old[i]);
+  struct sigaction ign {};
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &g_old_pipe);
+}
+
+SignalPipe::~SignalPipe() {
+  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &g_old[i], nullptr);
+  sigaction(SIGPIPE, &g_old_pipe, nullptr);
+  close(g_write_fd);
+  g_write_fd = -1;
+  close(read_fd_);
+}
+
+std::vector<int> SignalPipe::drain() {
+  std::vector<int> out;
+  unsigned char buf[64];
+  ssize_t n;
+  while ((n = read(read_fd_, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < n; ++i) out.push_back(buf[i]);
+  return out;
+}
+
+}  // namespace distkit::launch

@@ -1,0 +1,28 @@
+# distlaunch preflight (templates/launch_preflight.sh): one round trip per
+# host before anything starts. Prints key=value lines; POSIX sh.
+cwd={{cwd}}
+cmd={{cmd}}
+python={{python}}
+if command -v sw_vers >/dev/null 2>&1; then
+  printf 'os=macOS %s (%s) %s\n' "$(sw_vers -productVersion)" "$(sw_vers -buildVersion)" "$(uname -m)"
+else
+  printf 'os=%s\n' "$(uname -srm 2>/dev/null)"
+fi
+if [ -n "$cwd" ]; then
+  if [ -d "$cwd" ] && cd "$cwd" 2>/dev/null; then
+    echo cwd=ok
+    g=$(git rev-parse HEAD 2>/dev/null) && echo "git=$g"
+  else
+    echo cwd=missing
+  fi
+fi
+case $cmd in
+  */*) if [ -x "$cmd" ]; then echo cmd=ok; else echo cmd=missing; fi ;;
+  *) if command -v "$cmd" >/dev/null 2>&1; then echo cmd=ok; else echo cmd=missing; fi ;;
+esac
+if [ -n "$python" ]; then
+  v=$("$python" --version 2>&1 </dev/null | head -n 1) && echo "python=$v"
+  v=$("$python" -c 'import importlib.metadata as m; print(m.version("mlx"))' 2>/dev/null </dev/null) &&
+    echo "mlx=$v"
+fi
+exit 0
