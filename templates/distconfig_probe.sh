@@ -1,12 +1,15 @@
 # distconfig's probe, sent on stdin to `sh -s -- BOUNDARY LAUNCHER`: runs the
-# script for this host's OS (probes/macos.sh or probes/linux.sh).
+# script for this host's OS (probes/macos.sh or probes/linux.sh). A host
+# with system_profiler is treated as a Mac (test hosts answer Mac commands
+# from captures through shims while their kernel is Linux).
 distkit_probe_macos() {
 {{macos|raw}}
 }
 distkit_probe_linux() {
 {{linux|raw}}
 }
-case "$(uname -s 2>/dev/null)" in
-  Darwin) distkit_probe_macos "$@" ;;
-  *) distkit_probe_linux "$@" ;;
-esac
+if [ "$(uname -s 2>/dev/null)" = Darwin ] || command -v system_profiler >/dev/null 2>&1; then
+  distkit_probe_macos "$@"
+else
+  distkit_probe_linux "$@"
+fi
