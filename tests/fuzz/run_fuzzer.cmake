@@ -11,7 +11,9 @@ endforeach()
 
 file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/artifacts)
 file(GLOB seeds LIST_DIRECTORIES false ${SEEDS}/*)
-file(COPY ${seeds} DESTINATION ${WORK}/corpus)
+if(seeds)
+  file(COPY ${seeds} DESTINATION ${WORK}/corpus)
+endif()
 
 set(args -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     -artifact_prefix=${WORK}/artifacts/)

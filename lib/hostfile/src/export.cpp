@@ -89,8 +89,9 @@ ExportFormat parse_export_format(std::string_view name, std::string_view subject
     names.emplace_back(known);
   }
   std::string guess = closest_match(name, names);
-  throw UsageError(std::string(subject), "unknown hostfile format " + detail::quote(name),
-                   guess.empty() ? "use one of " + join(names, ", ") : "did you mean \"" + guess + "\"?");
+  throw UsageError(
+      std::string(subject), "unknown hostfile format " + detail::quote(name),
+      guess.empty() ? "use one of " + join(names, ", ") : "did you mean \"" + guess + "\"?");
 }
 
 std::string compress_node_list(const std::vector<std::string>& names) {
@@ -120,10 +121,14 @@ std::string compress_node_list(const std::vector<std::string>& names) {
   std::vector<std::string> parts;
   for (const auto& key : order) {
     const auto& nums = groups[key];
-    if (key.second == SIZE_MAX) parts.push_back(key.first);
-    else if (nums.empty()) continue;
-    else if (nums.size() == 1) parts.push_back(key.first + nums[0]);
-    else parts.push_back(key.first + "[" + ranges(nums) + "]");
+    if (key.second == SIZE_MAX)
+      parts.push_back(key.first);
+    else if (nums.empty())
+      continue;
+    else if (nums.size() == 1)
+      parts.push_back(key.first + nums[0]);
+    else
+      parts.push_back(key.first + "[" + ranges(nums) + "]");
   }
   return join(parts, ",");
 }

@@ -9,8 +9,8 @@
 
 namespace distkit::hostfile::detail {
 
-[[noreturn]] inline void fail(std::string_view source, std::string_view path,
-                              std::string problem, std::string remedy) {
+[[noreturn]] inline void fail(std::string_view source, std::string_view path, std::string problem,
+                              std::string remedy) {
   std::string subject(source);
   if (!path.empty()) subject += subject.empty() ? std::string(path) : ": " + std::string(path);
   throw UsageError(std::move(subject), std::move(problem), std::move(remedy));
@@ -19,6 +19,8 @@ namespace distkit::hostfile::detail {
 // At least one host, at most kMaxHosts (validate.cpp).
 void check_host_count(size_t n, std::string_view src);
 
-inline std::string host_path(size_t i) { return "hosts[" + std::to_string(i) + "]"; }
+inline std::string host_path(size_t i) {
+  return "hosts[" + std::to_string(i) + "]";
+}
 
 }  // namespace distkit::hostfile::detail

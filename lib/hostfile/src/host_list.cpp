@@ -19,7 +19,8 @@ void check_entry(std::string_view entry, size_t index, std::string_view flag) {
   if (!detail::is_valid_utf8(entry))
     throw UsageError(subject, nth + " is not valid UTF-8", "give host names in UTF-8");
   if (entry[0] == '-')
-    throw UsageError(subject, quote(entry) + " starts with '-'", "give a host name, not an ssh option");
+    throw UsageError(subject, quote(entry) + " starts with '-'",
+                     "give a host name, not an ssh option");
   for (unsigned char c : entry)
     if (c <= 0x20 || c == 0x7F)
       throw UsageError(subject, quote(entry) + " has white space or a control character inside",
@@ -31,27 +32,29 @@ void check_entry(std::string_view entry, size_t index, std::string_view flag) {
 std::vector<Host> parse_host_list(std::string_view list, std::string_view flag) {
   std::string subject(flag);
   if (trim(list).empty())
-    throw UsageError(subject, "is empty",
-                     "give host names or addresses separated by commas, e.g. " + subject +
-                         " studio-a,studio-b");
+    throw UsageError(
+        subject, "is empty",
+        "give host names or addresses separated by commas, e.g. " + subject + " studio-a,studio-b");
   std::vector<std::string> entries = split(list, ',');
   if (entries.size() > kMaxHosts)
-    throw UsageError(subject, "has " + std::to_string(entries.size()) + " entries, more than the " +
-                                  std::to_string(kMaxHosts) + " distkit accepts",
+    throw UsageError(subject,
+                     "has " + std::to_string(entries.size()) + " entries, more than the " +
+                         std::to_string(kMaxHosts) + " distkit accepts",
                      "split the cluster");
   std::vector<Host> hosts;
   std::map<std::string, size_t, std::less<>> seen;
   for (size_t i = 0; i < entries.size(); ++i) {
     std::string_view entry = trim(entries[i]);
     if (entry.empty())
-      throw UsageError(subject, "entry " + std::to_string(i + 1) + " of " + quote(list) + " is empty",
+      throw UsageError(subject,
+                       "entry " + std::to_string(i + 1) + " of " + quote(list) + " is empty",
                        "separate host names with single commas");
     check_entry(entry, i, flag);
     auto [it, inserted] = seen.emplace(std::string(entry), i);
     if (!inserted)
       throw UsageError(subject,
-                       quote(entry) + " is listed twice (entries " + std::to_string(it->second + 1) +
-                           " and " + std::to_string(i + 1) + ")",
+                       quote(entry) + " is listed twice (entries " +
+                           std::to_string(it->second + 1) + " and " + std::to_string(i + 1) + ")",
                        "list each host once and use -n/--repeat-hosts for several ranks per host");
     Host h;
     h.ssh = std::string(entry);
@@ -75,8 +78,9 @@ std::vector<Host> repeat_hosts(const std::vector<Host>& hosts, int n, std::strin
   if (n > 1)
     for (const Host& h : hosts)
       if (!h.rdma.empty())
-        throw UsageError(subject, "cannot repeat hosts that have rdma entries (the RDMA matrix has "
-                                  "one row and column per host)",
+        throw UsageError(subject,
+                         "cannot repeat hosts that have rdma entries (the RDMA matrix has "
+                         "one row and column per host)",
                          "run one rank per host with RDMA hostfiles");
   std::vector<Host> out;
   out.reserve(hosts.size() * static_cast<size_t>(n));

@@ -15,8 +15,9 @@ namespace distkit::hostfile {
 
 namespace {
 constexpr std::pair<Backend, std::string_view> kBackends[] = {
-    {Backend::none, ""},        {Backend::ring, "ring"}, {Backend::jaccl, "jaccl"},
-    {Backend::jaccl_ring, "jaccl-ring"}, {Backend::nccl, "nccl"}, {Backend::mpi, "mpi"}};
+    {Backend::none, ""},       {Backend::ring, "ring"},
+    {Backend::jaccl, "jaccl"}, {Backend::jaccl_ring, "jaccl-ring"},
+    {Backend::nccl, "nccl"},   {Backend::mpi, "mpi"}};
 }  // namespace
 
 std::string_view to_string(Backend b) {

@@ -16,17 +16,31 @@ constexpr char32_t kReplacement = 0xFFFD;
 char32_t next_code_point(std::string_view s, size_t& i) {
   auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = b(i);
-  if (c < 0x80) { ++i; return c; }
-  size_t len = (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3
-             : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
-  if (len == 0 || i + len > s.size()) { ++i; return kReplacement; }
+  if (c < 0x80) {
+    ++i;
+    return c;
+  }
+  size_t len = (c >= 0xC2 && c <= 0xDF)   ? 2
+               : (c >= 0xE0 && c <= 0xEF) ? 3
+               : (c >= 0xF0 && c <= 0xF4) ? 4
+                                          : 0;
+  if (len == 0 || i + len > s.size()) {
+    ++i;
+    return kReplacement;
+  }
   char32_t cp = c & (0x7F >> len);
   for (size_t k = 1; k < len; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) { ++i; return kReplacement; }
+    if ((b(i + k) & 0xC0) != 0x80) {
+      ++i;
+      return kReplacement;
+    }
     cp = (cp << 6) | (b(i + k) & 0x3F);
   }
   bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { ++i; return kReplacement; }
+  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return kReplacement;
+  }
   i += len;
   return cp;
 }
@@ -39,14 +53,29 @@ void append_u_escape(std::string& out, unsigned v) {
 
 void append_escaped(std::string& out, char32_t cp) {
   switch (cp) {
-    case '"': out += "\\\""; return;
-    case '\\': out += "\\\\"; return;
-    case '\b': out += "\\b"; return;
-    case '\f': out += "\\f"; return;
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
-    default: break;
+    case '"':
+      out += "\\\"";
+      return;
+    case '\\':
+      out += "\\\\";
+      return;
+    case '\b':
+      out += "\\b";
+      return;
+    case '\f':
+      out += "\\f";
+      return;
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      break;
   }
   if (cp >= 0x20 && cp <= 0x7E) {
     out += static_cast<char>(cp);

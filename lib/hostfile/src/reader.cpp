@@ -50,7 +50,8 @@ std::string expected_hint(const std::string& msg) {
       {"; expected end of input", ", expected end of file"},
       {"; expected '[', '{', or a literal", ", expected a value"}};
   for (const auto& [tail, ours] : hints)
-    if (msg.size() >= std::strlen(tail) && msg.compare(msg.size() - std::strlen(tail), std::string::npos, tail) == 0)
+    if (msg.size() >= std::strlen(tail) &&
+        msg.compare(msg.size() - std::strlen(tail), std::string::npos, tail) == 0)
       return ours;
   return "";
 }
@@ -58,11 +59,18 @@ std::string expected_hint(const std::string& msg) {
 // The token nlohmann reports as unexpected, in our words; else the byte at
 // the error position.
 std::string unexpected_what(std::string_view text, size_t offset, const std::string& msg) {
-  static const std::pair<const char*, const char*> tokens[] = {
-      {"string literal", "string"}, {"number literal", "number"},
-      {"true literal", "true"},       {"false literal", "false"},
-      {"null literal", "null"},       {"end of input", "end of file"},
-      {"'['", "'['"}, {"'{'", "'{'"}, {"']'", "']'"}, {"'}'", "'}'"}, {"':'", "':'"}, {"','", "','"}};
+  static const std::pair<const char*, const char*> tokens[] = {{"string literal", "string"},
+                                                               {"number literal", "number"},
+                                                               {"true literal", "true"},
+                                                               {"false literal", "false"},
+                                                               {"null literal", "null"},
+                                                               {"end of input", "end of file"},
+                                                               {"'['", "'['"},
+                                                               {"'{'", "'{'"},
+                                                               {"']'", "']'"},
+                                                               {"'}'", "'}'"},
+                                                               {"':'", "':'"},
+                                                               {"','", "','"}};
   for (const auto& [theirs, ours] : tokens)
     if (msg.find(std::string(" - unexpected ") + theirs + ";") != std::string::npos) return ours;
   return describe_byte(text, offset);
@@ -91,14 +99,17 @@ void prescan(std::string_view text, std::string_view src) {
       fail(src, "", "invalid JSON at " + position(text, i) + ": unexpected byte 0x00",
            "fix the JSON syntax there");
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        fail(src, "", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
-                          position(text, i),
+        fail(src, "",
+             "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
+                 position(text, i),
              "a hostfile nests 5 levels at most; check the file");
     } else if (c == ']' || c == '}') {
       --depth;
@@ -111,8 +122,10 @@ json parse_json(std::string_view text, std::string_view src) {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    fail(src, "", "invalid JSON at " + position(text, offset) + ": " + syntax_problem(text, offset, e.what()),
-         "fix the JSON syntax there");
+    fail(
+        src, "",
+        "invalid JSON at " + position(text, offset) + ": " + syntax_problem(text, offset, e.what()),
+        "fix the JSON syntax there");
   } catch (const json::exception&) {
     fail(src, "", "invalid JSON: a number is out of range",
          "a hostfile holds only strings, lists, objects and null");
@@ -121,12 +134,18 @@ json parse_json(std::string_view text, std::string_view src) {
 
 std::string found(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "a list";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "true/false";
-    default: return "a number";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::array:
+      return "a list";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "true/false";
+    default:
+      return "a number";
   }
 }
 
@@ -211,12 +230,14 @@ Hostfile from_json(const json& doc, std::string_view src) {
          "write {\"hosts\": [{\"ssh\": \"studio-a\"}, ...]} or [{\"ssh\": \"studio-a\"}, ...]");
   check_keys(doc, {"backend", "envs", "hosts"}, src, "");
   if (doc.contains("backend")) {
-    std::string name = read_string(doc["backend"], src, "backend", "write e.g. \"backend\": \"ring\"");
+    std::string name =
+        read_string(doc["backend"], src, "backend", "write e.g. \"backend\": \"ring\"");
     std::string subject = src.empty() ? "backend" : std::string(src) + ": backend";
     hf.backend = parse_backend(name, subject);
   }
   if (doc.contains("envs"))
-    hf.envs = read_strings(doc["envs"], src, "envs", "write e.g. \"envs\": [\"MLX_METAL_FAST_SYNCH=1\"]");
+    hf.envs =
+        read_strings(doc["envs"], src, "envs", "write e.g. \"envs\": [\"MLX_METAL_FAST_SYNCH=1\"]");
   if (!doc.contains("hosts"))
     fail(src, "", "has no \"hosts\" list", "add \"hosts\": [{\"ssh\": \"studio-a\"}, ...]");
   hf.hosts = read_hosts(doc["hosts"], src);

@@ -33,7 +33,10 @@ class Writer {
   // A list whose items are written by `item(index, depth)`.
   template <typename F>
   void list(size_t n, int depth, F&& item) {
-    if (n == 0) { out_ += "[]"; return; }
+    if (n == 0) {
+      out_ += "[]";
+      return;
+    }
     out_ += '[';
     for (size_t i = 0; i < n; ++i) {
       if (i) out_ += ',';
@@ -69,8 +72,7 @@ void write_host(Writer& w, const Host& h, int depth) {
   w.key(depth + 1, "ips", false);
   w.string_list(h.ips, depth + 1);
   w.key(depth + 1, "rdma", false);
-  w.list(h.rdma.size(), depth + 1,
-         [&](size_t i, int d) { write_rdma_entry(w, h.rdma[i], d); });
+  w.list(h.rdma.size(), depth + 1, [&](size_t i, int d) { write_rdma_entry(w, h.rdma[i], d); });
   w.newline(depth);
   w.raw("}");
 }

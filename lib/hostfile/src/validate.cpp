@@ -20,7 +20,9 @@ using detail::quote;
 
 namespace {
 
-bool is_space_or_control(unsigned char c) { return c <= 0x20 || c == 0x7F; }
+bool is_space_or_control(unsigned char c) {
+  return c <= 0x20 || c == 0x7F;
+}
 
 void check_utf8(std::string_view s, std::string_view src, const std::string& path) {
   if (!detail::is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
@@ -33,7 +35,8 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
     fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
   if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
   for (char c : std::string_view(e).substr(0, eq)) {
-    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     if (!ok)
       fail(src, path, "key " + quote(e.substr(0, eq)) + " may contain only letters, digits and '_'",
            "rename the variable");
@@ -68,14 +71,14 @@ void check_ips(const Host& h, std::string_view src, const std::string& path) {
 void check_device(const std::string& name, std::string_view src, const std::string& path) {
   check_utf8(name, src, path);
   if (name.empty())
-    fail(src, path, "device name is empty", "write a name such as \"rdma_en3\", or null for no link");
+    fail(src, path, "device name is empty",
+         "write a name such as \"rdma_en3\", or null for no link");
 }
 
 void check_rdma_entry(const RdmaEntry& e, std::string_view src, const std::string& path) {
   if (const auto* name = std::get_if<std::string>(&e)) return check_device(*name, src, path);
   if (const auto* list = std::get_if<std::vector<std::string>>(&e)) {
-    if (list->empty())
-      fail(src, path, "is an empty list", "write null when there is no link");
+    if (list->empty()) fail(src, path, "is an empty list", "write null when there is no link");
     for (size_t k = 0; k < list->size(); ++k)
       check_device((*list)[k], src, path + "[" + std::to_string(k) + "]");
   }

@@ -11,7 +11,9 @@ using distkit::hostfile::test::usage_error_of;
 
 namespace {
 // studio-a and studio-b with two ranks each, then 10.0.0.3 with two.
-std::vector<Host> two_per_host() { return repeat_hosts(parse_host_list("studio-a,studio-b,10.0.0.3"), 2); }
+std::vector<Host> two_per_host() {
+  return repeat_hosts(parse_host_list("studio-a,studio-b,10.0.0.3"), 2);
+}
 }  // namespace
 
 TEST_CASE("Open MPI hostfiles list each host with its slots") {
@@ -20,7 +22,8 @@ TEST_CASE("Open MPI hostfiles list each host with its slots") {
 }
 
 TEST_CASE("MPICH Hydra hostfiles use host:count") {
-  CHECK(export_hosts(two_per_host(), ExportFormat::mpich) == "studio-a:2\nstudio-b:2\n10.0.0.3:2\n");
+  CHECK(export_hosts(two_per_host(), ExportFormat::mpich) ==
+        "studio-a:2\nstudio-b:2\n10.0.0.3:2\n");
 }
 
 TEST_CASE("DeepSpeed hostfiles use host slots=count") {

@@ -43,7 +43,8 @@ TEST_CASE("loading a file over 64 MiB stops reading and refuses it") {
   fs::path p = d.path / "big.json";
   { std::ofstream(p) << "["; }
   fs::resize_file(p, kMaxHostfileBytes + 1);
-  CHECK(usage_error_of([&] { load(p); }) == p.string() + ": larger than 64 MiB; give the right file");
+  CHECK(usage_error_of([&] { load(p); }) ==
+        p.string() + ": larger than 64 MiB; give the right file");
 }
 
 TEST_CASE("save writes what load reads, and names the file in load errors") {
@@ -56,8 +57,9 @@ TEST_CASE("save writes what load reads, and names the file in load errors") {
   CHECK(load(p) == hf);
   { std::ofstream(p) << "[{\"ssh\": \"a\"},]"; }
   CHECK(usage_error_of([&] { load(p); }) ==
-        p.string() + ": invalid JSON at line 1, column 15: unexpected ']', expected a value; "
-                     "fix the JSON syntax there");
+        p.string() +
+            ": invalid JSON at line 1, column 15: unexpected ']', expected a value; "
+            "fix the JSON syntax there");
 }
 
 TEST_CASE("save refuses an invalid model and leaves no file") {
@@ -66,7 +68,8 @@ TEST_CASE("save refuses an invalid model and leaves no file") {
   Hostfile hf;
   hf.hosts = {{"", {}, {}}};
   CHECK(usage_error_of([&] { save(p, hf); }) ==
-        p.string() + ": hosts[0].ssh: is empty; give the host's SSH name or address, e.g. "
-                     "\"ssh\": \"studio-a\"");
+        p.string() +
+            ": hosts[0].ssh: is empty; give the host's SSH name or address, e.g. "
+            "\"ssh\": \"studio-a\"");
   CHECK_FALSE(fs::exists(p));
 }

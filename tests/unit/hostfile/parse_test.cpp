@@ -76,17 +76,22 @@ TEST_CASE("broken strings are named: bad UTF-8, raw control characters, no closi
 }
 
 TEST_CASE("empty, huge-number and non-text input give one-line errors") {
-  CHECK(parse_error("") == "hosts.json: is empty; write a hostfile, e.g. [{\"ssh\": \"studio-a\"}]");
-  CHECK(parse_error(" \n\t") == "hosts.json: is empty; write a hostfile, e.g. [{\"ssh\": \"studio-a\"}]");
+  CHECK(parse_error("") ==
+        "hosts.json: is empty; write a hostfile, e.g. [{\"ssh\": \"studio-a\"}]");
+  CHECK(parse_error(" \n\t") ==
+        "hosts.json: is empty; write a hostfile, e.g. [{\"ssh\": \"studio-a\"}]");
   CHECK(parse_error("[1e999]") ==
         "hosts.json: invalid JSON: a number is out of range; "
         "a hostfile holds only strings, lists, objects and null");
   CHECK(parse_error(std::string("\x00\x01", 2)) ==
-        "hosts.json: invalid JSON at line 1, column 1: unexpected byte 0x00; fix the JSON syntax there");
+        "hosts.json: invalid JSON at line 1, column 1: unexpected byte 0x00; fix the JSON syntax "
+        "there");
   CHECK(parse_error(std::string("[{\"ssh\": \"a\"}]\n\x00[", 16)) ==
-        "hosts.json: invalid JSON at line 2, column 1: unexpected byte 0x00; fix the JSON syntax there");
+        "hosts.json: invalid JSON at line 2, column 1: unexpected byte 0x00; fix the JSON syntax "
+        "there");
   CHECK(parse_error("\x01") ==
-        "hosts.json: invalid JSON at line 1, column 1: unexpected byte 0x01; fix the JSON syntax there");
+        "hosts.json: invalid JSON at line 1, column 1: unexpected byte 0x01; fix the JSON syntax "
+        "there");
 }
 
 TEST_CASE("deep nesting is refused before any parsing") {
@@ -100,7 +105,8 @@ TEST_CASE("deep nesting is refused before any parsing") {
 
 TEST_CASE("text over 64 MiB is refused without parsing") {
   std::string big(kMaxHostfileBytes + 1, ' ');
-  CHECK(parse_error(big) == "hosts.json: is larger than 64 MiB; give a hostfile (they are a few KiB)");
+  CHECK(parse_error(big) ==
+        "hosts.json: is larger than 64 MiB; give a hostfile (they are a few KiB)");
 }
 
 TEST_CASE("wrong types name the JSON path, what was expected and what was found") {
@@ -114,9 +120,11 @@ TEST_CASE("wrong types name the JSON path, what was expected and what was found"
         "hosts.json: hosts[1]: expected an object, found a string; write each host as "
         "{\"ssh\": \"name\", \"ips\": [...], \"rdma\": [...]}");
   CHECK(parse_error("[{\"ssh\": 7}]") ==
-        "hosts.json: hosts[0].ssh: expected a string, found a number; write e.g. \"ssh\": \"studio-a\"");
+        "hosts.json: hosts[0].ssh: expected a string, found a number; write e.g. \"ssh\": "
+        "\"studio-a\"");
   CHECK(parse_error("[{\"ssh\": \"a\"}, {\"ssh\": \"b\"}, {\"ssh\": \"c\", \"ips\": [null]}]") ==
-        "hosts.json: hosts[2].ips[0]: expected a string, found null; write e.g. \"ips\": [\"192.168.0.2\"]");
+        "hosts.json: hosts[2].ips[0]: expected a string, found null; write e.g. \"ips\": "
+        "[\"192.168.0.2\"]");
   CHECK(parse_error("[{\"ssh\": \"a\", \"ips\": \"10.0.0.1\"}]") ==
         "hosts.json: hosts[0].ips: expected a list of strings, found a string; write e.g. \"ips\": "
         "[\"192.168.0.2\"]");
@@ -148,7 +156,8 @@ TEST_CASE("unknown keys are refused with a did-you-mean or the list of keys") {
         "hosts.json: hosts[0]: unknown key \"ip\"; did you mean \"ips\"?");
   CHECK(parse_error("[{\"ssh\": \"a\", \"port\": 22}]") ==
         "hosts.json: hosts[0]: unknown key \"port\"; the keys are \"ssh\", \"ips\", \"rdma\"");
-  CHECK(parse_error("{\"host\": []}") == "hosts.json: unknown key \"host\"; did you mean \"hosts\"?");
+  CHECK(parse_error("{\"host\": []}") ==
+        "hosts.json: unknown key \"host\"; did you mean \"hosts\"?");
 }
 
 TEST_CASE("an unknown backend suggests the closest name") {

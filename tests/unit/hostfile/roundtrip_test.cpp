@@ -11,11 +11,16 @@ using namespace distkit::hostfile;
 
 namespace {
 const char* const kReferenceFiles[] = {
-    "mesh4_m3ultra_rdma.auto.hostfile.json",         "mesh4_m3ultra_rdma.jaccl.hostfile.json",
-    "mesh4_m3ultra_rdma.ring.hostfile.json",         "pair2_m3ultra_double_cable.auto.hostfile.json",
-    "pair2_m3ultra_double_cable.jaccl.hostfile.json", "pair2_m3ultra_double_cable.ring.hostfile.json",
-    "ring4_m3ultra_rdma.auto.hostfile.json",         "ring4_m3ultra_rdma.ring.hostfile.json",
-    "escapes_nested.python.hostfile.json",           "quotes_ipv6.python.hostfile.json",
+    "mesh4_m3ultra_rdma.auto.hostfile.json",
+    "mesh4_m3ultra_rdma.jaccl.hostfile.json",
+    "mesh4_m3ultra_rdma.ring.hostfile.json",
+    "pair2_m3ultra_double_cable.auto.hostfile.json",
+    "pair2_m3ultra_double_cable.jaccl.hostfile.json",
+    "pair2_m3ultra_double_cable.ring.hostfile.json",
+    "ring4_m3ultra_rdma.auto.hostfile.json",
+    "ring4_m3ultra_rdma.ring.hostfile.json",
+    "escapes_nested.python.hostfile.json",
+    "quotes_ipv6.python.hostfile.json",
 };
 }  // namespace
 
@@ -37,7 +42,8 @@ TEST_CASE("a model built in code serializes to the reference ring hostfile") {
 }
 
 TEST_CASE("a jaccl-ring reference parses into null, names and the right shape") {
-  Hostfile hf = parse(distkit::test::read_data("hostfile/ring4_m3ultra_rdma.auto.hostfile.json"), "f");
+  Hostfile hf =
+      parse(distkit::test::read_data("hostfile/ring4_m3ultra_rdma.auto.hostfile.json"), "f");
   REQUIRE(hf.backend == Backend::jaccl_ring);
   REQUIRE(hf.hosts.size() == 4);
   CHECK(hf.hosts[3].ssh == "studio-d");
@@ -47,8 +53,11 @@ TEST_CASE("a jaccl-ring reference parses into null, names and the right shape") 
 }
 
 TEST_CASE("non-ASCII and nested device lists decode to UTF-8 and a list entry") {
-  Hostfile hf = parse(distkit::test::read_data("hostfile/escapes_nested.python.hostfile.json"), "f");
-  CHECK(hf.hosts[0].ssh == "st\xC3\xBC" "dio");
+  Hostfile hf =
+      parse(distkit::test::read_data("hostfile/escapes_nested.python.hostfile.json"), "f");
+  CHECK(hf.hosts[0].ssh ==
+        "st\xC3\xBC"
+        "dio");
   CHECK(hf.envs[2] == "C=\xF0\x9F\x98\x80");
   CHECK(hf.hosts[0].rdma[1] == RdmaEntry{std::vector<std::string>{"rdma_en3", "rdma_en4"}});
 }

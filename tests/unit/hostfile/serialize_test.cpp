@@ -47,7 +47,8 @@ TEST_CASE("serialize then parse gives the same model") {
   Hostfile hf;
   hf.backend = Backend::jaccl_ring;
   hf.envs = {"MLX_METAL_FAST_SYNCH=1"};
-  hf.hosts = {{"a", {"10.0.0.1"}, {std::monostate{}, std::vector<std::string>{"rdma_en3", "rdma_en4"}}},
-              {"b", {"10.0.0.2"}, {std::string("rdma_en3"), std::monostate{}}}};
+  hf.hosts = {
+      {"a", {"10.0.0.1"}, {std::monostate{}, std::vector<std::string>{"rdma_en3", "rdma_en4"}}},
+      {"b", {"10.0.0.2"}, {std::string("rdma_en3"), std::monostate{}}}};
   CHECK(parse(serialize(hf), "f") == hf);
 }

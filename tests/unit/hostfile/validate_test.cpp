@@ -26,8 +26,9 @@ TEST_CASE("an empty host list is refused") {
 }
 
 TEST_CASE("an empty or blank ssh name is refused") {
-  const char* text = "hosts.json: hosts[1].ssh: is empty; give the host's SSH name or address, "
-                     "e.g. \"ssh\": \"studio-a\"";
+  const char* text =
+      "hosts.json: hosts[1].ssh: is empty; give the host's SSH name or address, "
+      "e.g. \"ssh\": \"studio-a\"";
   CHECK(parse_error("[{\"ssh\": \"a\"}, {\"ssh\": \"\"}]") == text);
   CHECK(parse_error("[{\"ssh\": \"a\"}, {\"ssh\": \"  \"}]") == text);
 }
@@ -105,7 +106,8 @@ TEST_CASE("rows may be empty for hosts without RDMA, and lists name parallel cab
 
 TEST_CASE("env entries must be KEY=VALUE with a word-character key") {
   auto with_env = [](const char* env) {
-    return parse_error(std::string("{\"envs\": [\"OK=1\", ") + env + "], \"hosts\": [{\"ssh\": \"a\"}]}");
+    return parse_error(std::string("{\"envs\": [\"OK=1\", ") + env +
+                       "], \"hosts\": [{\"ssh\": \"a\"}]}");
   };
   CHECK(with_env("\"FOO\"") ==
         "hosts.json: envs[1]: \"FOO\" is not KEY=VALUE; write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
@@ -125,8 +127,11 @@ TEST_CASE("the same (ssh, ips) pair twice in a file is refused, naming both") {
         "hosts.json: hosts[2]: repeats hosts[0] (same \"ssh\" and \"ips\"); list each host once "
         "and ask for several ranks per host with -n/--repeat-hosts");
   // The same name with other addresses is a different endpoint.
-  CHECK(parse("[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]",
-              "f").hosts.size() == 2);
+  CHECK(
+      parse(
+          "[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]",
+          "f")
+          .hosts.size() == 2);
 }
 
 TEST_CASE("repeated hosts pass when the caller built them with -n") {

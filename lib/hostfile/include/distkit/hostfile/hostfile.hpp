@@ -56,7 +56,8 @@ inline constexpr int kMaxJsonDepth = 32;  // a valid hostfile nests 5 levels
 // problem: invalid JSON (line and column), wrong types (naming the JSON path,
 // e.g. `hosts[2].ips[0]`), unknown keys (with "did you mean"), then every
 // check validate() makes. Any byte string gives either a Hostfile or a
-// UsageError: never a crash, whatever the input.
+// UsageError: never a crash, whatever the input. JSON paths name the object
+// form: `hosts[2]` is the third host in a bare list as well.
 Hostfile parse(std::string_view json_text, std::string_view subject);
 
 struct ValidateOptions {
