@@ -4,7 +4,8 @@
 # (10.77.<id>.0/24) with its own sshd (ed25519 host key), hostname (UTS ns),
 # process view (PID ns with a reaping init) and mount ns in which
 # DIR/hK/shims is bind-mounted over /usr/local/sbin (first on sshd's PATH),
-# so Mac-only tools answer from captured output (scripts/testcluster/shim.sh).
+# so Mac-only tools answer from captured output (scripts/testcluster/shim.sh),
+# and DIR/hK/home over root's home directory (a clean home per host).
 # Nothing touches ~/.ssh: keys, known_hosts and ssh_config live in DIR.
 #
 # Usage:
@@ -19,12 +20,16 @@
 #   testcluster.sh delay DIR K MS      slow host K's shimmed commands by MS ms
 # Exit status: 0 ok, 1 failure, 2 usage, 77 unsupported here (not root, no
 # namespaces, no sshd) so test scripts can skip.
-set -eu
+set -eEu
 
 SELF_DIR=$(cd "$(dirname "$0")" && pwd)
 LOCK_ROOT=/run/distkit-testcluster
 SHIM_TOOLS="system_profiler networksetup ibv_devices ibv_devinfo rdma_ctl sw_vers ipconfig ifconfig sudo"
 SSHD=/usr/sbin/sshd
+# Each host gets its own empty home for root (bind-mounted over the real
+# one in its mount namespace): no dotfiles slowing every login, no state
+# shared between hosts.
+ROOT_HOME=$(getent passwd root | cut -d: -f6)
 
 die() { echo "testcluster.sh: error: $*" >&2; exit 1; }
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -103,7 +108,7 @@ CFG
 
 write_shims() {
   local hd="$DIR/h$1" t
-  mkdir -p "$hd/shims" "$hd/outputs"
+  mkdir -p "$hd/shims" "$hd/outputs" "$hd/home"
   for t in $SHIM_TOOLS; do
     printf '#!/bin/sh\nexec /bin/sh %s %s %s "$@"\n' "$DIR/shim.sh" "$hd" "$t" > "$hd/shims/$t"
     chmod 755 "$hd/shims/$t"
@@ -120,6 +125,7 @@ hostname h$k
 mount --make-rprivate / 2>/dev/null
 mount -t proc proc /proc
 mount --bind $hd/shims /usr/local/sbin
+mount --bind $hd/home "$ROOT_HOME"
 $SSHD -f $hd/sshd_config -E $hd/sshd.log
 trap 'exit 0' TERM
 while :; do sleep 3600 & wait \$!; done
@@ -132,6 +138,7 @@ up_host() {
   ns=$(ns_name "$k")
   veth="dk${ID}v$k"
   mkdir -p "$hd"
+  rm -f "$hd/ssh_host_ed25519_key" "$hd/ssh_host_ed25519_key.pub" "$hd/nosudo" "$hd/delay_ms"
   ssh-keygen -q -t ed25519 -N '' -C "h$k" -f "$hd/ssh_host_ed25519_key"
   write_sshd_config "$k"
   write_shims "$k"
@@ -183,6 +190,16 @@ write_client_files() {
   done
 }
 
+# A failed or interrupted bring-up: let the per-host jobs finish (they may
+# still be creating namespaces), then remove everything this cluster made.
+up_failed() {
+  trap - ERR INT TERM
+  echo "testcluster.sh: bring-up failed; tearing down" >&2
+  wait 2>/dev/null || true
+  cmd_down "$DIR"
+  exit 1
+}
+
 cmd_up() {
   [ $# = 2 ] || usage
   N=$1
@@ -194,10 +211,11 @@ cmd_up() {
   [ ! -f "$DIR/cluster.env" ] || die "$DIR already holds a cluster; run 'down' first"
   ID=$(alloc_id "$DIR")
   printf 'ID=%s\nN=%s\n' "$ID" "$N" > "$DIR/cluster.env"
-  trap 'echo "testcluster.sh: bring-up failed; tearing down" >&2; cmd_down "$DIR"' ERR
+  trap up_failed ERR INT TERM
   mkdir -p /run/sshd
   cp "$SELF_DIR/testcluster/shim.sh" "$DIR/shim.sh"
-  ssh-keygen -q -t ed25519 -N '' -C distkit-test -f "$DIR/id_ed25519"
+  rm -f "$DIR/id_ed25519" "$DIR/id_ed25519.pub"
+  ssh-keygen -q -t ed25519 -N '' -C distkit-test -f "$DIR/id_ed25519" </dev/null
   cp "$DIR/id_ed25519.pub" "$DIR/authorized_keys"
   ip link add "dkbr$ID" type bridge
   ip addr add "10.77.$ID.1/24" dev "dkbr$ID"
@@ -213,7 +231,7 @@ cmd_up() {
     wait_sshd "$(host_ip "$k")" || { cat "$DIR/h$k/init.log" "$DIR/h$k/sshd.log" >&2 2>/dev/null; false; }
   done
   write_client_files
-  trap - ERR
+  trap - ERR INT TERM
   echo "testcluster.sh: $N hosts up in $DIR (10.77.$ID.0/24)" >&2
 }
 

@@ -1,0 +1,50 @@
+// Host-key verification against OpenSSH known_hosts files, through the
+// libssh2_knownhost API (which understands hashed `|1|salt|hash` entries
+// and the `[host]:port` form). Also picks which host-key algorithms to ask
+// the server for, from the key types known_hosts holds for that host
+// (libssh2 would otherwise negotiate a type we cannot verify; SPEC §6).
+#pragma once
+
+#include <libssh2.h>
+
+#include <string>
+#include <vector>
+
+namespace distkit::ssh::detail {
+
+struct HostKeyPolicy {
+  std::vector<std::string> files;  // first one receives accepted keys
+  std::string strict = "yes";      // yes | no | accept-new
+};
+
+class KnownHosts {
+ public:
+  // Loads every readable line of `files` (missing files are fine; lines
+  // libssh2 cannot parse, e.g. @cert-authority, are skipped).
+  KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files);
+  ~KnownHosts();
+  KnownHosts(const KnownHosts&) = delete;
+  KnownHosts& operator=(const KnownHosts&) = delete;
+
+  // "ssh-ed25519,..." with the types known for host:port first, then the
+  // other types libssh2 supports.
+  std::string method_preference(const std::string& host, int port) const;
+
+  // After the handshake: accepts a known key; throws ConnectFailure
+  // "host-key" for a changed key (always) or an unknown one (unless
+  // policy.strict is "no" or "accept-new"; accept-new appends the key).
+  void verify(LIBSSH2_SESSION* s, const std::string& alias, const std::string& host, int port,
+              const HostKeyPolicy& policy);
+
+ private:
+  LIBSSH2_KNOWNHOSTS* kh_ = nullptr;
+};
+
+// OpenSSH-style fingerprint of the session's host key: "SHA256:<base64>"
+// without padding.
+std::string host_key_fingerprint(LIBSSH2_SESSION* s);
+
+// Standard base64 (with padding).
+std::string base64_encode(const unsigned char* data, size_t len);
+
+}  // namespace distkit::ssh::detail

@@ -1,0 +1,52 @@
+// Driving a non-blocking libssh2 session synchronously until a deadline:
+// used while connecting (handshake, host key, authentication), before the
+// session's I/O thread takes over.
+#pragma once
+
+#include <libssh2.h>
+#include <poll.h>
+
+#include <cerrno>
+#include <chrono>
+
+namespace distkit::ssh::detail {
+
+using Clock = std::chrono::steady_clock;
+
+// Waits until the socket is ready in the direction libssh2 is blocked on.
+// Returns false when the deadline passed first.
+inline bool wait_socket(LIBSSH2_SESSION* s, int sock, Clock::time_point deadline) {
+  int dirs = libssh2_session_block_directions(s);
+  short events = 0;
+  if (dirs & LIBSSH2_SESSION_BLOCK_INBOUND) events |= POLLIN;
+  if (dirs & LIBSSH2_SESSION_BLOCK_OUTBOUND) events |= POLLOUT;
+  if (events == 0) events = POLLIN;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{sock, events, 0};
+    int n = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    return n > 0;
+  }
+}
+
+// Calls `op` until it stops returning LIBSSH2_ERROR_EAGAIN; returns its
+// result, or LIBSSH2_ERROR_TIMEOUT at the deadline.
+template <class Op>
+auto retry_until(LIBSSH2_SESSION* s, int sock, Clock::time_point deadline, Op op) {
+  for (;;) {
+    auto rc = op();
+    if (rc != LIBSSH2_ERROR_EAGAIN) return rc;
+    if (!wait_socket(s, sock, deadline)) return decltype(rc)(LIBSSH2_ERROR_TIMEOUT);
+  }
+}
+
+// The last libssh2 error message of a session.
+inline std::string last_error(LIBSSH2_SESSION* s) {
+  char* msg = nullptr;
+  libssh2_session_last_error(s, &msg, nullptr, 0);
+  return msg ? msg : "unknown libssh2 error";
+}
+
+}  // namespace distkit::ssh::detail

@@ -1,0 +1,458 @@
+// The libssh2 session and its I/O thread (see ssh_session.hpp).
+//
+// libssh2 sessions are not thread-safe, so exactly one thread touches one:
+// the connecting thread until open() returns, then the session's I/O thread.
+// Other threads only queue work under `mu_` and wake the thread through a
+// self-pipe. Two libssh2 rules shape the loop: only one channel may be in
+// the middle of opening at a time (the open state is per session), and a
+// call that returned EAGAIN while an outgoing packet was half sent must be
+// repeated before any other call sends (so the loop restarts from that
+// channel).
+#include "ssh_session.hpp"
+
+#include <libssh2.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "auth.hpp"
+#include "connect_failure.hpp"
+#include "distkit/util/shell_quote.hpp"
+#include "fd_util.hpp"
+#include "host_keys.hpp"
+#include "session_io.hpp"
+#include "tcp_connect.hpp"
+
+namespace distkit::ssh::detail {
+namespace {
+
+std::once_flag g_libssh2_init;
+
+int signal_number(const std::string& name) {
+  static const std::pair<const char*, int> table[] = {
+      {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+      {"ABRT", SIGABRT}, {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV},
+      {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
+      {"USR2", SIGUSR2}, {"BUS", SIGBUS}};
+  for (const auto& [n, v] : table)
+    if (name == n) return v;
+  return SIGTERM;  // an unknown name still means "killed by a signal"
+}
+
+bool session_fatal(int rc) {
+  return rc == LIBSSH2_ERROR_SOCKET_SEND || rc == LIBSSH2_ERROR_SOCKET_RECV ||
+         rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_TIMEOUT ||
+         rc == LIBSSH2_ERROR_DECRYPT || rc == LIBSSH2_ERROR_TIMEOUT ||
+         rc == LIBSSH2_ERROR_KEX_FAILURE || rc == LIBSSH2_ERROR_PROTO;
+}
+
+enum class Stage { open, exec, run, close, wait_closed, free };
+
+}  // namespace
+
+// One command on the session.
+struct Chan {
+  std::string command;
+  StreamHandlers h;
+  std::chrono::milliseconds timeout{0};
+  Clock::time_point deadline;
+  // Guarded by SessionCore::mu_.
+  std::string in;
+  bool in_close = false;
+  bool abort = false;
+  // I/O thread only.
+  LIBSSH2_CHANNEL* ch = nullptr;
+  Stage stage = Stage::open;
+  bool eof_sent = false;
+  ExitInfo result;
+  // Completion.
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+};
+
+class SessionCore {
+ public:
+  ~SessionCore() {
+    if (s_) libssh2_session_free(s_);
+    if (sock_ >= 0) ::close(sock_);
+  }
+
+  void connect(const HostConfig& cfg, const std::string& user, const SessionOptions& o);
+  void loop();
+
+  void submit(const std::shared_ptr<Chan>& c) {
+    std::lock_guard lock(mu_);
+    queue_.push_back(c);
+    wake();
+  }
+  void post(const std::function<void()>& f) {
+    std::lock_guard lock(mu_);
+    f();
+    wake();
+  }
+  void request_stop() { post([this] { stop_ = true; }); }
+  std::thread::id io_thread;
+  std::string alias;
+
+ private:
+  friend LIBSSH2_RECV_FUNC(recv_and_note);
+  bool step(Chan& c);
+  bool step_run(Chan& c);
+  void collect_exit(Chan& c);
+  void finish(const std::shared_ptr<Chan>& c);
+  void fail_all(const std::string& message);
+  bool blocked_out(int rc) const {
+    return rc == LIBSSH2_ERROR_EAGAIN &&
+           (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
+  }
+  void wake() {
+    char c = 0;
+    [[maybe_unused]] auto n = ::write(wake_w_.get(), &c, 1);
+  }
+  int poll_timeout_ms(bool progressed);
+
+  LIBSSH2_SESSION* s_ = nullptr;
+  int sock_ = -1;
+  Fd wake_r_, wake_w_;
+  std::mutex mu_;  // queue_, stop_, Chan::in/in_close/abort
+  std::deque<std::shared_ptr<Chan>> queue_;
+  bool stop_ = false;
+  std::vector<std::shared_ptr<Chan>> active_;
+  Chan* opening_ = nullptr;
+  int max_channels_ = 8;
+  std::chrono::milliseconds keepalive_{5000};
+  int keepalive_max_ = 3;
+  Clock::time_point last_rx_ = Clock::now();
+  Clock::time_point busy_since_ = Clock::now();
+  std::string dead_;  // why the session is unusable, once it is
+};
+
+LIBSSH2_RECV_FUNC(recv_and_note) {
+  ssize_t n = ::recv(socket, buffer, length, flags);
+  if (n < 0) return -errno;
+  if (n > 0) static_cast<SessionCore*>(*abstract)->last_rx_ = Clock::now();
+  return n;
+}
+
+void SessionCore::connect(const HostConfig& cfg, const std::string& user, const SessionOptions& o) {
+  alias = cfg.alias;
+  max_channels_ = std::max(1, o.max_channels);
+  keepalive_ = std::max(o.keepalive_interval, std::chrono::milliseconds(1000));
+  keepalive_max_ = std::max(1, o.keepalive_count_max);
+  if (!make_pipe(wake_r_, wake_w_)) throw ConnectFailure("protocol", alias + ": cannot create a pipe");
+  set_nonblock(wake_r_.get());
+  set_nonblock(wake_w_.get());
+  const auto deadline = Clock::now() + o.connect_timeout;
+  const int port = cfg.port.value_or(22);
+  sock_ = tcp_connect(alias, cfg.host_name, port, deadline, o.connect_timeout);
+  std::call_once(g_libssh2_init, [] { libssh2_init(0); });
+  s_ = libssh2_session_init_ex(nullptr, nullptr, nullptr, this);
+  if (!s_) throw ConnectFailure("protocol", alias + ": cannot create an SSH session (out of memory)");
+  libssh2_session_callback_set(s_, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recv_and_note));
+  libssh2_session_set_blocking(s_, 0);
+  KnownHosts known(s_, o.known_hosts_files);
+  libssh2_session_method_pref(s_, LIBSSH2_METHOD_HOSTKEY,
+                              known.method_preference(cfg.host_name, port).c_str());
+  libssh2_session_method_pref(s_, LIBSSH2_METHOD_KEX,
+                              "curve25519-sha256,curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
+                              "ecdh-sha2-nistp384,ecdh-sha2-nistp521,diffie-hellman-group14-sha256,"
+                              "diffie-hellman-group16-sha512,diffie-hellman-group-exchange-sha256");
+  int rc = retry_until(s_, sock_, deadline, [&] { return libssh2_session_handshake(s_, sock_); });
+  if (rc == LIBSSH2_ERROR_TIMEOUT)
+    throw ConnectFailure("timeout", alias + ": SSH handshake with " + cfg.host_name +
+                                        " did not finish within " +
+                                        std::to_string(o.connect_timeout.count()) +
+                                        " ms; check that an SSH server answers there");
+  if (rc != 0)
+    throw ConnectFailure("protocol", alias + ": SSH handshake with " + cfg.host_name +
+                                         " failed: " + last_error(s_) +
+                                         "; check that it runs an SSH server");
+  known.verify(s_, alias, cfg.host_name, port, {o.known_hosts_files, o.strict_host_key_checking});
+  authenticate(s_, sock_, cfg, user, deadline);
+  libssh2_keepalive_config(s_, 1, static_cast<unsigned>(keepalive_.count() / 1000));
+}
+
+void SessionCore::finish(const std::shared_ptr<Chan>& c) {
+  if (c.get() == opening_) opening_ = nullptr;
+  if (c->h.on_exit) c->h.on_exit(c->result);
+  std::lock_guard lock(c->m);
+  c->done = true;
+  c->cv.notify_all();
+}
+
+void SessionCore::fail_all(const std::string& message) {
+  dead_ = message;
+  std::deque<std::shared_ptr<Chan>> queued;
+  {
+    std::lock_guard lock(mu_);
+    queued.swap(queue_);
+  }
+  auto all = active_;
+  active_.clear();
+  all.insert(all.end(), queued.begin(), queued.end());
+  for (auto& c : all) {
+    c->result = ExitInfo{-1, 0, message};
+    finish(c);
+  }
+}
+
+void SessionCore::collect_exit(Chan& c) {
+  if (!c.result.error.empty()) return;
+  char* sig = nullptr;
+  size_t sig_len = 0;
+  libssh2_channel_get_exit_signal(c.ch, &sig, &sig_len, nullptr, nullptr, nullptr, nullptr);
+  if (sig && sig_len > 0) {
+    c.result.signal = signal_number(std::string(sig, sig_len));
+    c.result.exit_status = -1;
+  } else {
+    c.result.exit_status = libssh2_channel_get_exit_status(c.ch);
+  }
+  if (sig) libssh2_free(s_, sig);
+}
+
+// Returns true when the channel made progress. Sets blocked_ when the loop
+// must restart from this channel (half-sent packet).
+bool SessionCore::step(Chan& c) {
+  switch (c.stage) {
+    case Stage::open: {
+      if (opening_ && opening_ != &c) return false;
+      opening_ = &c;
+      c.ch = libssh2_channel_open_session(s_);
+      if (!c.ch) {
+        int err = libssh2_session_last_errno(s_);
+        if (err == LIBSSH2_ERROR_EAGAIN) return false;
+        opening_ = nullptr;
+        if (session_fatal(err)) throw ConnectFailure("protocol", last_error(s_));
+        c.result.error = "cannot open an SSH channel on " + alias + ": " + last_error(s_);
+        c.stage = Stage::free;
+        return true;
+      }
+      opening_ = nullptr;
+      c.stage = Stage::exec;
+      return true;
+    }
+    case Stage::exec: {
+      std::string wrapped = "exec /bin/sh -c " + shell_quote(c.command);
+      int rc = libssh2_channel_exec(c.ch, wrapped.c_str());
+      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      if (rc < 0) {
+        if (session_fatal(rc)) throw ConnectFailure("protocol", last_error(s_));
+        c.result.error = "cannot start the command on " + alias + ": " + last_error(s_);
+        c.stage = Stage::close;
+        return true;
+      }
+      c.stage = Stage::run;
+      return true;
+    }
+    case Stage::run:
+      return step_run(c);
+    case Stage::close: {
+      int rc = libssh2_channel_close(c.ch);
+      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      c.stage = c.result.error.empty() ? Stage::wait_closed : Stage::free;
+      return true;
+    }
+    case Stage::wait_closed: {
+      int rc = libssh2_channel_wait_closed(c.ch);
+      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      collect_exit(c);
+      c.stage = Stage::free;
+      return true;
+    }
+    case Stage::free: {
+      if (c.ch && libssh2_channel_free(c.ch) == LIBSSH2_ERROR_EAGAIN) return false;
+      c.ch = nullptr;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool SessionCore::step_run(Chan& c) {
+  bool progressed = false;
+  std::string chunk;
+  bool closing = false, aborted = false;
+  {
+    std::lock_guard lock(mu_);
+    chunk = c.in.substr(0, 32768);
+    closing = c.in_close && c.in.empty();
+    aborted = c.abort;
+  }
+  if (aborted || (c.timeout.count() > 0 && Clock::now() >= c.deadline)) {
+    c.result.error = aborted ? "aborted" : "timed out after " + std::to_string(c.timeout.count()) + " ms";
+    c.stage = Stage::close;
+    return true;
+  }
+  if (!chunk.empty()) {
+    ssize_t n = libssh2_channel_write(c.ch, chunk.data(), chunk.size());
+    if (n > 0) {
+      std::lock_guard lock(mu_);
+      c.in.erase(0, static_cast<size_t>(n));
+      progressed = true;
+    } else if (n != LIBSSH2_ERROR_EAGAIN) {
+      std::lock_guard lock(mu_);
+      c.in.clear();  // the command stopped reading stdin
+    }
+  } else if (closing && !c.eof_sent) {
+    int rc = libssh2_channel_send_eof(c.ch);
+    if (rc != LIBSSH2_ERROR_EAGAIN) c.eof_sent = progressed = true;
+  }
+  char buf[32768];
+  for (int stream : {0, SSH_EXTENDED_DATA_STDERR}) {
+    for (;;) {
+      ssize_t n = libssh2_channel_read_ex(c.ch, stream, buf, sizeof buf);
+      if (n <= 0) {
+        if (n < 0 && n != LIBSSH2_ERROR_EAGAIN && session_fatal(static_cast<int>(n)))
+          throw ConnectFailure("protocol", last_error(s_));
+        break;
+      }
+      progressed = true;
+      auto& sink = stream == 0 ? c.h.on_stdout : c.h.on_stderr;
+      if (sink) sink(std::string_view(buf, static_cast<size_t>(n)));
+    }
+  }
+  if (libssh2_channel_eof(c.ch)) {
+    c.stage = Stage::close;
+    progressed = true;
+  }
+  return progressed;
+}
+
+int SessionCore::poll_timeout_ms(bool progressed) {
+  if (progressed) return 0;
+  auto now = Clock::now();
+  auto wait = std::chrono::milliseconds(500);
+  for (const auto& c : active_)
+    if (c->timeout.count() > 0 && c->stage == Stage::run)
+      wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(c->deadline - now));
+  return static_cast<int>(std::max<long long>(wait.count(), 0));
+}
+
+void SessionCore::loop() {
+  for (;;) {
+    {
+      std::lock_guard lock(mu_);
+      if (stop_) break;
+      while (static_cast<int>(active_.size()) < max_channels_ && !queue_.empty()) {
+        if (active_.empty()) busy_since_ = Clock::now();
+        active_.push_back(queue_.front());
+        queue_.pop_front();
+      }
+    }
+    if (!dead_.empty()) {
+      fail_all(dead_);
+    }
+    bool progressed = false;
+    try {
+      for (size_t i = 0; i < active_.size(); ++i) {
+        auto c = active_[i];
+        bool p = step(*c);
+        progressed |= p;
+        if (c->stage == Stage::free && !c->ch) {
+          active_.erase(active_.begin() + static_cast<long>(i--));
+          finish(c);
+        } else if (!p && blocked_out(libssh2_session_last_errno(s_))) {
+          break;  // a half-sent packet: nothing else may send before it
+        }
+      }
+      if (!active_.empty()) {
+        int next = 0;
+        int rc = libssh2_keepalive_send(s_, &next);
+        if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
+          throw ConnectFailure("protocol", last_error(s_));
+        auto silent = Clock::now() - std::max(last_rx_, busy_since_);
+        if (silent > keepalive_ * keepalive_max_)
+          throw ConnectFailure("timeout", "no answer to " + std::to_string(keepalive_max_) +
+                                              " keepalives in " +
+                                              std::to_string((keepalive_ * keepalive_max_).count()) +
+                                              " ms");
+      }
+    } catch (const ConnectFailure& f) {
+      fail_all("connection to " + alias + " lost: " + f.what());
+      continue;
+    }
+    pollfd fds[2];
+    fds[0] = {wake_r_.get(), POLLIN, 0};
+    short ev = POLLIN;
+    if (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) ev |= POLLOUT;
+    fds[1] = {sock_, ev, 0};
+    ::poll(fds, dead_.empty() ? 2 : 1, poll_timeout_ms(progressed));
+    char sink[256];
+    while (::read(wake_r_.get(), sink, sizeof sink) > 0) {
+    }
+  }
+  fail_all("the SSH session to " + alias + " was closed");
+  libssh2_session_disconnect(s_, "distkit done");
+}
+
+// ---- handles ---------------------------------------------------------------
+
+namespace {
+
+class SshCommand : public RunningCommand {
+ public:
+  SshCommand(std::shared_ptr<SshSession> session, std::shared_ptr<SessionCore> core,
+             std::shared_ptr<Chan> c)
+      : session_(std::move(session)), core_(std::move(core)), c_(std::move(c)) {}
+  ~SshCommand() override { wait(); }
+  void write_stdin(std::string_view data) override {
+    core_->post([&] {
+      if (!c_->in_close) c_->in.append(data);
+    });
+  }
+  void close_stdin() override { core_->post([&] { c_->in_close = true; }); }
+  void abort() override { core_->post([&] { c_->abort = true; }); }
+  void wait() override {
+    if (std::this_thread::get_id() == core_->io_thread) return;  // from a handler
+    std::unique_lock lock(c_->m);
+    c_->cv.wait(lock, [&] { return c_->done; });
+  }
+
+ private:
+  std::shared_ptr<SshSession> session_;
+  std::shared_ptr<SessionCore> core_;
+  std::shared_ptr<Chan> c_;
+};
+
+}  // namespace
+
+std::shared_ptr<SshSession> SshSession::open(const HostConfig& cfg, const std::string& user,
+                                             const SessionOptions& options) {
+  auto core = std::make_shared<SessionCore>();
+  core->connect(cfg, user, options);
+  std::shared_ptr<SshSession> session(new SshSession());
+  session->core_ = core;
+  session->thread_ = std::thread([core] { core->loop(); });
+  core->io_thread = session->thread_.get_id();
+  return session;
+}
+
+SshSession::~SshSession() {
+  if (!core_) return;
+  core_->request_stop();
+  if (std::this_thread::get_id() == thread_.get_id()) thread_.detach();  // the thread owns core_
+  else if (thread_.joinable()) thread_.join();
+}
+
+std::unique_ptr<RunningCommand> SshSession::start(const std::string& command,
+                                                  StreamHandlers handlers,
+                                                  std::chrono::milliseconds timeout,
+                                                  const std::shared_ptr<SshSession>& self) {
+  auto c = std::make_shared<Chan>();
+  c->command = command;
+  c->h = std::move(handlers);
+  c->timeout = timeout;
+  c->deadline = Clock::now() + timeout;
+  auto handle = std::make_unique<SshCommand>(self, core_, c);
+  core_->submit(c);
+  return handle;
+}
+
+}  // namespace distkit::ssh::detail
