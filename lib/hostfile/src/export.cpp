@@ -74,6 +74,53 @@ size_t width_of(const std::string& digits) {
   return digits.size() > 1 && digits[0] == '0' ? digits.size() : 0;
 }
 
+// Names grouped by (prefix, width class) in order of first appearance; a
+// name without a trailing number is a group of its own (width kPlain).
+class NodeGroups {
+ public:
+  void add(const std::string& name) {
+    Numbered n;
+    Key key{name, kPlain};
+    if (split_number(name, n)) key = {n.prefix, width_of(n.digits)};
+    auto [it, inserted] = groups_.try_emplace(key);
+    if (inserted) order_.push_back(key);
+    if (key.second != kPlain) it->second.push_back(n.digits);
+  }
+
+  // "10" reads the same at width 2, so it joins node01..node09.
+  void merge_into_padded() {
+    for (const Key& key : order_) {
+      if (key.second == 0 || key.second == kPlain) continue;
+      auto natural = groups_.find({key.first, 0});
+      if (natural == groups_.end()) continue;
+      auto& from = natural->second;
+      auto fits = [&](const std::string& d) { return d.size() == key.second; };
+      std::copy_if(from.begin(), from.end(), std::back_inserter(groups_[key]), fits);
+      from.erase(std::remove_if(from.begin(), from.end(), fits), from.end());
+    }
+  }
+
+  std::string format() {
+    std::vector<std::string> parts;
+    for (const Key& key : order_) {
+      const auto& nums = groups_[key];
+      if (key.second == kPlain)
+        parts.push_back(key.first);
+      else if (nums.size() == 1)
+        parts.push_back(key.first + nums[0]);
+      else if (!nums.empty())
+        parts.push_back(key.first + "[" + ranges(nums) + "]");
+    }
+    return join(parts, ",");
+  }
+
+ private:
+  using Key = std::pair<std::string, size_t>;
+  static constexpr size_t kPlain = SIZE_MAX;
+  std::vector<Key> order_;
+  std::map<Key, std::vector<std::string>> groups_;
+};
+
 }  // namespace
 
 std::string_view to_string(ExportFormat f) {
@@ -95,42 +142,12 @@ ExportFormat parse_export_format(std::string_view name, std::string_view subject
 }
 
 std::string compress_node_list(const std::vector<std::string>& names) {
-  // Groups keyed by (prefix, width class), kept in order of first appearance.
-  std::vector<std::pair<std::string, size_t>> order;
-  std::map<std::pair<std::string, size_t>, std::vector<std::string>> groups;
+  NodeGroups groups;
   std::set<std::string> seen;
-  for (const std::string& name : names) {
-    if (!seen.insert(name).second) continue;
-    Numbered n;
-    std::pair<std::string, size_t> key{name, SIZE_MAX};  // a name listed as is
-    if (split_number(name, n)) key = {n.prefix, width_of(n.digits)};
-    auto [it, inserted] = groups.try_emplace(key);
-    if (inserted) order.push_back(key);
-    if (key.second != SIZE_MAX) it->second.push_back(n.digits);
-  }
-  // "10" reads the same at width 2, so it joins node01..node09.
-  for (const auto& key : order) {
-    if (key.second == 0 || key.second == SIZE_MAX) continue;
-    auto natural = groups.find({key.first, 0});
-    if (natural == groups.end()) continue;
-    auto& from = natural->second;
-    auto fits = [&](const std::string& d) { return d.size() == key.second; };
-    std::copy_if(from.begin(), from.end(), std::back_inserter(groups[key]), fits);
-    from.erase(std::remove_if(from.begin(), from.end(), fits), from.end());
-  }
-  std::vector<std::string> parts;
-  for (const auto& key : order) {
-    const auto& nums = groups[key];
-    if (key.second == SIZE_MAX)
-      parts.push_back(key.first);
-    else if (nums.empty())
-      continue;
-    else if (nums.size() == 1)
-      parts.push_back(key.first + nums[0]);
-    else
-      parts.push_back(key.first + "[" + ranges(nums) + "]");
-  }
-  return join(parts, ",");
+  for (const std::string& name : names)
+    if (seen.insert(name).second) groups.add(name);
+  groups.merge_into_padded();
+  return groups.format();
 }
 
 std::string export_hosts(const std::vector<Host>& ranks, ExportFormat fmt) {
