@@ -82,6 +82,11 @@ printf '@@distlaunch:pid %s\n' "$pid" >&2
 reader() {
   trap '' PIPE
   exec 3>"$d/stdin"
+  # setsid(1) and perl make the group only after their exec: wait for it,
+  # or a frame arriving now would signal a group that does not exist yet.
+  while ! kill -s 0 -- "-$pid" 2>/dev/null && kill -s 0 "$pid" 2>/dev/null; do
+    sleep 0.01 </dev/null >/dev/null 2>&1 || sleep 1 </dev/null >/dev/null 2>&1
+  done
   open=1 n=0
   while IFS= read -r frame; do
     case $frame in

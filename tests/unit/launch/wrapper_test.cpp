@@ -1,0 +1,111 @@
+// The rank wrapper on its own, under dash (/bin/sh here) and bash in POSIX
+// mode (macOS /bin/sh): the rank dies when the launcher's stream ends
+// without the end marker, when heartbeats stop, and on the T/K frames;
+// start errors are clear.
+#include <chrono>
+#include <future>
+
+#include "catch.hpp"
+#include "distkit/launch/wrapper.hpp"
+#include "distkit/util/shell_quote.hpp"
+#include "job_fixture.hpp"
+
+using namespace distkit;
+using namespace distkit::launch;
+using namespace std::chrono;
+
+namespace {
+
+struct Started {
+  std::unique_ptr<ssh::RunningCommand> cmd;
+  std::future<ssh::ExitInfo> exit;
+  std::shared_ptr<std::string> err = std::make_shared<std::string>();
+};
+
+// Runs the wrapper for rank 0 of `plan` under `shell`.
+Started start_wrapper(const std::string& shell, const Plan& plan, WrapperSettings ws) {
+  static ssh::LocalExecutor local("localhost");
+  auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
+  Started s;
+  s.exit = promise->get_future();
+  ssh::StreamHandlers h;
+  auto err = s.err;
+  h.on_stderr = [err](std::string_view c) { err->append(c); };
+  h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
+  std::string script = render_rank_script(plan, plan.ranks[0], ws);
+  s.cmd = local.start("exec " + shell + " -c " + shell_quote(script), std::move(h));
+  return s;
+}
+
+WrapperSettings fast() {
+  WrapperSettings ws;
+  ws.grace = milliseconds(500);
+  ws.heartbeat_limit = seconds(2);
+  return ws;
+}
+
+}  // namespace
+
+TEST_CASE("the rank dies when the launcher's stream ends without the end marker",
+          "[launch][wrapper]") {
+  for (std::string shell : {"sh", "bash --posix"}) {
+    INFO(shell);
+    auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
+    auto t0 = steady_clock::now();
+    s.cmd->close_stdin();
+    REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 143);
+    CHECK(steady_clock::now() - t0 < seconds(2));
+    CHECK(s.err->find("lost the launcher (connection closed); stopping the rank") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
+  for (std::string shell : {"sh", "bash --posix"}) {
+    INFO(shell);
+    auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
+    REQUIRE(s.exit.wait_for(seconds(8)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 143);
+    CHECK(s.err->find("no heartbeat from the launcher for 2s; stopping the rank") !=
+          std::string::npos);
+    s.cmd->close_stdin();
+  }
+}
+
+TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
+  for (std::string shell : {"sh", "bash --posix"}) {
+    INFO(shell);
+    auto t = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    t.cmd->write_stdin(frame::secret("ab") + frame::terminate());
+    REQUIRE(t.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(t.exit.get().exit_status == 143);
+    auto k = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    k.cmd->write_stdin(frame::secret("ab") + frame::kill());
+    REQUIRE(k.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(k.exit.get().exit_status == 137);
+    t.cmd->close_stdin();
+    k.cmd->close_stdin();
+  }
+}
+
+TEST_CASE("a missing --cwd is a clear error of the rank", "[launch][wrapper]") {
+  auto ws = fast();
+  ws.cwd = "/nonexistent/dir";
+  ws.cwd_required = true;
+  auto s = start_wrapper("sh", test::local_plan(1, {"true"}), ws);
+  s.cmd->write_stdin(frame::secret("ab"));
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 126);
+  CHECK(s.err->find(": cannot cd to /nonexistent/dir; create it there or fix --cwd\n") !=
+        std::string::npos);
+  s.cmd->close_stdin();
+}
+
+TEST_CASE("frames are one line each, data framed by its length", "[launch][wrapper]") {
+  CHECK(frame::secret("abc") == "S abc\n");
+  CHECK(frame::data(std::string("a\nb\0c", 5)) == std::string("D 5\na\nb\0c", 9));
+  CHECK(frame::signal("INT") == "G INT\n");
+}
