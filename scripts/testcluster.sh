@@ -143,6 +143,7 @@ up_host() {
   write_sshd_config "$k"
   write_shims "$k"
   host_init_script "$k"
+  ip link del "$veth" 2>/dev/null || true  # stale, from an earlier cluster with this id
   ip netns add "$ns"
   ip link add "$veth" type veth peer name "dk${ID}p$k"
   ip link set "dk${ID}p$k" netns "$ns"
@@ -222,7 +223,7 @@ cmd_up() {
   ip link set "dkbr$ID" up
   local k pids="" failed=0
   for k in $(seq 1 "$N"); do
-    up_host "$k" > "$DIR/up_h$k.log" 2>&1 &
+    (trap - ERR INT TERM; up_host "$k") > "$DIR/up_h$k.log" 2>&1 &
     pids="$pids $!"
   done
   for p in $pids; do wait "$p" || failed=1; done
@@ -237,13 +238,17 @@ cmd_up() {
 
 # ---- teardown: only what this cluster started, by recorded PID --------------
 kill_host() {
-  local hd=$1 u
+  local hd=$1 u init i
   u=$(cat "$hd/unshare.pid" 2>/dev/null) || return 0
   # Only if that PID is still our unshare (PIDs get reused).
   if tr '\0' ' ' < "/proc/$u/cmdline" 2>/dev/null | grep -q "unshare.*$hd/init.sh"; then
+    init=$(awk '{print $1}' "/proc/$u/task/$u/children" 2>/dev/null || true)
     kill -KILL "$u" 2>/dev/null || true  # --kill-child takes the PID namespace down
-    local i
-    for i in $(seq 1 100); do [ -d "/proc/$u" ] || break; sleep 0.02; done
+    if [ -n "$init" ]; then kill -KILL "$init" 2>/dev/null || true; fi
+    for i in $(seq 1 100); do
+      if [ ! -d "/proc/$u" ] && { [ -z "$init" ] || [ ! -d "/proc/$init" ]; }; then break; fi
+      sleep 0.02
+    done
   fi
   rm -f "$hd/unshare.pid"
 }
@@ -252,8 +257,12 @@ cmd_down() {
   [ $# = 1 ] || usage
   [ -f "$1/cluster.env" ] || { echo "testcluster.sh: $1: no cluster to tear down" >&2; return 0; }
   load_state "$1"
-  local hd ns
+  local hd ns l
   for hd in "$DIR"/h*/; do [ -d "$hd" ] && kill_host "${hd%/}"; done
+  # Deleting one end of a veth pair removes both, wherever the peer is.
+  for l in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^dk${ID}[vp][0-9]*$" || true); do
+    ip link del "$l" 2>/dev/null || true
+  done
   for ns in $(ip netns list | awk '{print $1}' | grep "^dk${ID}h[0-9]*$" || true); do
     ip netns del "$ns" 2>/dev/null || true
   done

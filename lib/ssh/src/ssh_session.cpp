@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <csignal>
 #include <deque>
@@ -70,6 +71,8 @@ struct Chan {
   LIBSSH2_CHANNEL* ch = nullptr;
   Stage stage = Stage::open;
   bool eof_sent = false;
+  bool abandoned = false;  // timed out or aborted: report now, close quietly later
+  bool reported = false;   // on_exit has been called
   ExitInfo result;
   // Completion.
   std::mutex m;
@@ -181,6 +184,8 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
 
 void SessionCore::finish(const std::shared_ptr<Chan>& c) {
   if (c.get() == opening_) opening_ = nullptr;
+  if (c->reported) return;
+  c->reported = true;
   if (c->h.on_exit) c->h.on_exit(c->result);
   std::lock_guard lock(c->m);
   c->done = true;
@@ -287,6 +292,9 @@ bool SessionCore::step_run(Chan& c) {
   }
   if (aborted || (c.timeout.count() > 0 && Clock::now() >= c.deadline)) {
     c.result.error = aborted ? "aborted" : "timed out after " + std::to_string(c.timeout.count()) + " ms";
+    // sshd answers our close only when the remote command has ended: do not
+    // make the caller wait for that.
+    c.abandoned = true;
     c.stage = Stage::close;
     return true;
   }
@@ -340,7 +348,8 @@ void SessionCore::loop() {
     {
       std::lock_guard lock(mu_);
       if (stop_) break;
-      while (static_cast<int>(active_.size()) < max_channels_ && !queue_.empty()) {
+      auto busy = std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
+      while (busy++ < max_channels_ && !queue_.empty()) {
         if (active_.empty()) busy_since_ = Clock::now();
         active_.push_back(queue_.front());
         queue_.pop_front();
@@ -357,6 +366,8 @@ void SessionCore::loop() {
         progressed |= p;
         if (c->stage == Stage::free && !c->ch) {
           active_.erase(active_.begin() + static_cast<long>(i--));
+          finish(c);
+        } else if (c->abandoned && !c->reported) {
           finish(c);
         } else if (!p && blocked_out(libssh2_session_last_errno(s_))) {
           break;  // a half-sent packet: nothing else may send before it

@@ -1,0 +1,31 @@
+# Runs one command on 8 test hosts in parallel over libssh2: every host
+# answers with its own hostname and exit status, one SSH connection per host
+# carries several commands, and at most 8 channels run at once on a host.
+. "$(dirname "$0")/ssh_lib.sh"
+cluster_up 8
+
+"$TOOL" --ssh-config "$C/ssh_config" --hostfile "$C/hosts" -- 'hostname; echo to-stderr >&2; exit 7' \
+  > "$WORK/out" || true
+for k in 1 2 3 4 5 6 7 8; do
+  expect_line "$WORK/out" "h$k: out: h$k"
+  expect_line "$WORK/out" "h$k: err: to-stderr"
+  expect_line "$WORK/out" "h$k: exit 7"
+done
+[ "$(grep -c ': exit 7$' "$WORK/out")" = 8 ] || fail "expected 8 exit lines"
+
+# stdin reaches the remote command.
+"$TOOL" --ssh-config "$C/ssh_config" --hosts h3 --stdin 'secret-line' -- 'read x; echo "got $x"' > "$WORK/stdin"
+expect_line "$WORK/stdin" "h3: out: got secret-line"
+
+# 12 concurrent commands on h1: one TCP connection, never more than 8 at once.
+hosts=h1; i=1; while [ $i -lt 12 ]; do hosts="$hosts,h1"; i=$((i + 1)); done
+"$TOOL" --ssh-config "$C/ssh_config" --hosts "$hosts" -- 'sleep 1' > "$WORK/many" &
+pid=$!
+sleep 0.6
+conns=$("$CLUSTER" exec "$C" 1 -- ss -tnH state established '( sport = :22 )' | wc -l)
+sleeping=$("$CLUSTER" exec "$C" 1 -- pgrep -c -x -f 'sleep 1')
+wait $pid
+[ "$conns" = 1 ] || fail "expected 1 SSH connection to h1, saw $conns"
+[ "$sleeping" = 8 ] || fail "expected 8 concurrent commands on h1 (channel cap), saw $sleeping"
+[ "$(grep -c '^h1: exit 0$' "$WORK/many")" = 12 ] || fail "not all 12 commands finished"
+echo "PASS"
