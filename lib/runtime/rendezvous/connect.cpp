@@ -54,7 +54,7 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
                                          "; every rank must get the same job secret", peer);
       }
       tune_socket(fd);
-      conns.push_back(Conn{fd, peer, 0, 0});
+      conns.push_back(Conn{fd, peer, 0, 0, false});
     }
   }
 }
@@ -110,7 +110,7 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
   for (int p = cfg.rank + 1; p < cfg.size(); ++p)
     for (int fd : slots[static_cast<size_t>(p)]) {
       tune_socket(fd);
-      mesh.stripes(p).push_back(Conn{fd, p, 0, 0});
+      mesh.stripes(p).push_back(Conn{fd, p, 0, 0, false});
     }
 }
 

@@ -35,6 +35,19 @@ struct Ctx {
               s.conn->peer);
 }
 
+// The peer failed first and says why: repeat its message (which names the
+// real culprit) rather than blaming the messenger.
+[[noreturn]] void peer_aborted(Ctx& c, const Stream& s, long n) {
+  unsigned char payload[kMaxAbortPayload];
+  auto len = static_cast<size_t>(n);
+  std::string bad = read_exact(s.conn->fd, payload, len, Clock::now() + std::chrono::milliseconds(500));
+  int culprit = s.conn->peer;
+  std::string text = bad.empty() ? decode_abort(payload, len, culprit)
+                                 : c.mesh.describe(s.conn->peer) + ": aborted";
+  c.mesh.fail(ErrorCode::peer, text + " (reported by " + c.mesh.describe(s.conn->peer) + ")",
+              culprit);
+}
+
 bool would_block(ssize_t rc) {
   return rc < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
 }
@@ -49,6 +62,7 @@ bool pump_send(Ctx& c, int idx, Stream& s) {
       s.hdr = encode_frame(h);
       s.hdr_done = s.body_done = 0;
       s.active = true;
+      s.conn->mid_frame = true;
     }
     iovec v[2];
     int n = 0;
@@ -66,6 +80,7 @@ bool pump_send(Ctx& c, int idx, Stream& s) {
     moved = true;
     if (s.hdr_done == kFrameHeaderSize && s.body_done == s.len) {
       s.active = false;
+      s.conn->mid_frame = false;
       ++s.conn->send_seq;
       ++s.next;
     }
@@ -93,6 +108,7 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
     if (s.hdr_done < kFrameHeaderSize) {
       s.hdr_done += static_cast<size_t>(got);
       if (s.hdr_done < kFrameHeaderSize) continue;
+      if (long n = abort_payload_length(s.hdr.data(), kFrameHeaderSize); n >= 0) peer_aborted(c, s, n);
       FrameHeader want{c.op, c.context, s.conn->recv_seq, s.len};
       std::string bad = check_frame(s.hdr.data(), kFrameHeaderSize, want);
       if (!bad.empty())
@@ -114,12 +130,16 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
 }
 
 [[noreturn]] void stall_failure(Ctx& c, Stream* streams, int n) {
-  // Blame the stream that has been idle longest: its peer stopped first.
+  // Blame a peer that does not drain a frame we started sending (a live rank
+  // reads every frame it still expects, so it is stopped or overloaded);
+  // failing that, the receive that has waited longest.
   int worst = -1;
-  for (int i = 0; i < n; ++i) {
-    if (streams[i].next >= streams[i].count) continue;
-    if (worst < 0 || streams[i].last_progress < streams[worst].last_progress) worst = i;
-  }
+  for (int pass = 0; pass < 2 && worst < 0; ++pass)
+    for (int i = 0; i < n; ++i) {
+      const Stream& s = streams[i];
+      if (s.next >= s.count || s.is_send != (pass == 0) || (s.is_send && !s.active)) continue;
+      if (worst < 0 || s.last_progress < streams[worst].last_progress) worst = i;
+    }
   int peer = worst >= 0 ? streams[worst].conn->peer : -1;
   c.mesh.fail(ErrorCode::peer,
               c.mesh.describe(peer) + ": no progress for " +

@@ -35,6 +35,7 @@ const char* frame_op_name(FrameOp op) noexcept {
     case FrameOp::p2p: return "send/recv";
     case FrameOp::barrier: return "barrier";
     case FrameOp::split: return "split";
+    case FrameOp::abort: return "abort";
   }
   return "unknown";
 }
@@ -58,7 +59,7 @@ std::string check_frame(const unsigned char* p, size_t n, const FrameHeader& wan
   if (get(p + 6, 2) != 0) return "reserved frame bits set";
   auto op = static_cast<FrameOp>(p[5]);
   if (op != want.op) {
-    if (p[5] < 1 || p[5] > 7) return "unknown frame kind " + std::to_string(p[5]);
+    if (p[5] < 1 || p[5] > 8) return "unknown frame kind " + std::to_string(p[5]);
     return std::string("expected a ") + frame_op_name(want.op) + " frame, got " +
            frame_op_name(op) + " (ranks called different collectives)";
   }
@@ -72,6 +73,36 @@ std::string check_frame(const unsigned char* p, size_t n, const FrameHeader& wan
     return "frame of " + std::to_string(get(p + 16, 8)) + " bytes, expected " +
            std::to_string(want.length) + " (ranks passed different counts or dtypes)";
   return {};
+}
+
+std::string encode_abort(const std::string& message, int culprit) {
+  std::string text = message.substr(0, kMaxAbortPayload - 4);
+  FrameHeader h{FrameOp::abort, 0, 0, text.size() + 4};
+  auto hdr = encode_frame(h);
+  std::string out(reinterpret_cast<const char*>(hdr.data()), hdr.size());
+  unsigned char who[4];
+  put(who, static_cast<uint32_t>(culprit), 4);
+  out.append(reinterpret_cast<const char*>(who), 4);
+  return out + text;
+}
+
+long abort_payload_length(const unsigned char* p, size_t n) {
+  if (n < kFrameHeaderSize || get(p, 4) != kFrameMagic || p[4] != 1 ||
+      p[5] != static_cast<unsigned char>(FrameOp::abort))
+    return -1;
+  uint64_t len = get(p + 16, 8);
+  return len >= 4 && len <= kMaxAbortPayload ? static_cast<long>(len) : -1;
+}
+
+std::string decode_abort(const unsigned char* p, size_t n, int& culprit) {
+  culprit = -1;
+  if (n < 4) return "peer aborted";
+  auto who = static_cast<uint32_t>(get(p, 4));
+  culprit = who > 0x7fffffffu ? -1 : static_cast<int>(who);
+  std::string text;
+  for (size_t i = 4; i < n; ++i)
+    text += (p[i] >= 0x20 && p[i] < 0x7f) ? static_cast<char>(p[i]) : '?';
+  return text;
 }
 
 }  // namespace distkit::rt

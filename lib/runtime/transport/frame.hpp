@@ -17,8 +17,11 @@ constexpr size_t kFrameHeaderSize = 24;
 
 // What a frame belongs to; checked so mismatched calls fail loudly.
 enum class FrameOp : uint8_t {
-  all_reduce = 1, all_gather, reduce_scatter, broadcast, p2p, barrier, split
+  all_reduce = 1, all_gather, reduce_scatter, broadcast, p2p, barrier, split,
+  abort  // a peer failed: payload = culprit rank (u32 LE) + one-line message
 };
+
+constexpr size_t kMaxAbortPayload = 1024;
 
 struct FrameHeader {
   FrameOp op = FrameOp::p2p;
@@ -37,5 +40,12 @@ FrameBytes encode_frame(const FrameHeader& h) noexcept;
 std::string check_frame(const unsigned char* bytes, size_t n, const FrameHeader& expected);
 
 const char* frame_op_name(FrameOp op) noexcept;
+
+// An abort frame (header + payload) carrying a failure to the peers.
+std::string encode_abort(const std::string& message, int culprit);
+// If the header is a well-formed abort frame, its payload length; else -1.
+long abort_payload_length(const unsigned char* bytes, size_t n);
+// Decodes an abort payload: culprit rank (-1 if none) and message.
+std::string decode_abort(const unsigned char* payload, size_t n, int& culprit);
 
 }  // namespace distkit::rt

@@ -3,6 +3,7 @@
 
 #include <sys/socket.h>
 
+#include "transport/frame.hpp"
 #include "transport/socket.hpp"
 
 namespace distkit::rt {
@@ -42,8 +43,13 @@ void Mesh::fail(ErrorCode code, const std::string& message, int peer) {
   if (failure_.empty()) {
     failure_ = message;
     failed_peer_ = peer;
+    auto notice = encode_abort(message, peer);
     for (auto& v : stripes_)
       for (auto& c : v) {
+        if (c.fd >= 0 && !c.mid_frame) {  // best effort, never blocks
+          iovec iov{notice.data(), notice.size()};
+          (void)send_vec(c.fd, &iov, 1);
+        }
         if (c.fd >= 0) shutdown(c.fd, SHUT_RDWR);
         close_fd(c.fd);
         c.fd = -1;

@@ -20,6 +20,7 @@ struct Conn {
   int peer = -1;  // world rank
   uint32_t send_seq = 0;
   uint32_t recv_seq = 0;
+  bool mid_frame = false;  // a send is partway through a frame
 };
 
 class Mesh {
@@ -43,7 +44,9 @@ class Mesh {
 
   // Throws Error(broken) when an earlier call failed.
   void check_usable() const;
-  // Records the first failure, closes every connection, throws Error(code).
+  // Records the first failure, tells every peer it can (an abort frame on
+  // each connection not partway through a frame, so they report the real
+  // culprit), closes every connection, throws Error(code).
   [[noreturn]] void fail(ErrorCode code, const std::string& message, int peer);
 
   // Scratch memory reused across calls (grown, never shrunk).

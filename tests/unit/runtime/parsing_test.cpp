@@ -123,3 +123,17 @@ TEST_CASE("HMAC-SHA256 matches RFC 4231 test case 2", "[runtime]") {
   }
   CHECK(got == hex);
 }
+
+TEST_CASE("an abort frame carries the culprit and a printable message", "[runtime]") {
+  std::string f = encode_abort("rank 2 (h3): no progress\x01", 2);
+  const auto* p = reinterpret_cast<const unsigned char*>(f.data());
+  long n = abort_payload_length(p, f.size());
+  REQUIRE(n == static_cast<long>(f.size() - kFrameHeaderSize));
+  int culprit = -1;
+  CHECK(decode_abort(p + kFrameHeaderSize, static_cast<size_t>(n), culprit) == "rank 2 (h3): no progress?");
+  CHECK(culprit == 2);
+  FrameHeader data{FrameOp::p2p, 1, 0, 8};
+  CHECK(abort_payload_length(encode_frame(data).data(), kFrameHeaderSize) == -1);
+  FrameHeader huge{FrameOp::abort, 0, 0, 1 << 20};
+  CHECK(abort_payload_length(encode_frame(huge).data(), kFrameHeaderSize) == -1);
+}

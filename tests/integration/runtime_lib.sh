@@ -1,0 +1,70 @@
+# Shared helpers for the runtime integration tests (sourced, POSIX sh): one
+# distbench rank process per test host (network namespaces from
+# scripts/testcluster.sh), started with the MLX ring variables and a job
+# secret as distlaunch would give them. Each test brings up its own cluster
+# in a temporary directory and always tears it down.
+set -eu
+SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
+BUILD=${DISTKIT_BUILD_DIR:-$SRC/build}
+DISTBENCH=$BUILD/apps/distbench
+TC=$SRC/scripts/testcluster.sh
+
+[ -x "$DISTBENCH" ] || { echo "skipped: $DISTBENCH not built" >&2; exit 77; }
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# cluster_up N: sets CL, WORK, writes WORK/hostfile.json and WORK/secret.
+cluster_up() {
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/runtime-it.XXXXXX")
+  CL=$WORK/cluster
+  trap 'bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
+  set +e
+  bash "$TC" up "$1" "$CL" >"$WORK/up.log" 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" = 77 ]; then cat "$WORK/up.log" >&2; exit 77; fi
+  [ "$rc" = 0 ] || { cat "$WORK/up.log" >&2; fail "testcluster up $1 failed"; }
+  port=$((30000 + $$ % 20000))
+  sep=""
+  printf '[' > "$WORK/hostfile.json"
+  while read -r addr; do
+    printf '%s["%s:%d"]' "$sep" "$addr" "$port" >> "$WORK/hostfile.json"
+    sep=", "
+    port=$((port + 1))
+  done < "$CL/addrs"
+  printf ']\n' >> "$WORK/hostfile.json"
+  head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$WORK/secret"
+  chmod 600 "$WORK/secret"
+}
+
+# start_rank R ARGS...: distbench as rank R on host R+1, in the background;
+# stdout/stderr in WORK/out.R / WORK/err.R, exit status in WORK/status.R.
+start_rank() {
+  r=$1
+  shift
+  (
+    set +e
+    bash "$TC" exec "$CL" $((r + 1)) -- env MLX_RANK="$r" MLX_HOSTFILE="$WORK/hostfile.json" \
+      DISTKIT_SECRET_FILE="$WORK/secret" ${TIMEOUT_MS:+DISTKIT_TIMEOUT_MS=$TIMEOUT_MS} \
+      "$DISTBENCH" "$@" >"$WORK/out.$r" 2>"$WORK/err.$r"
+    echo $? > "$WORK/status.$r.tmp"
+    mv "$WORK/status.$r.tmp" "$WORK/status.$r"
+  ) &
+}
+
+# wait_rank R SECONDS: exit status of rank R, or "running" after SECONDS.
+wait_rank() {
+  i=0
+  while [ ! -f "$WORK/status.$1" ]; do
+    [ "$i" -ge $(($2 * 10)) ] && { echo running; return; }
+    sleep 0.1
+    i=$((i + 1))
+  done
+  cat "$WORK/status.$1"
+}
+
+# distbench_pid K: pid of the distbench on host K (its own PID namespace, so
+# only the process this test started there).
+distbench_pid() {
+  bash "$TC" exec "$CL" "$1" -- pgrep -x distbench
+}
