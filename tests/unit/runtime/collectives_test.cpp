@@ -250,3 +250,29 @@ TEST_CASE("a single-rank group returns its own data", "[runtime]") {
   });
   CHECK(results[0].error == "");
 }
+
+// Hidden (needs ~9 GB of memory and tens of seconds): run with
+// `test_runtime "[big]"`. Counts past 2^32 elements must work end to end.
+TEST_CASE("all_reduce and send/recv move more than 4 GiB", "[.][big]") {
+  const size_t count = (size_t{1} << 32) + 1001;
+  std::vector<std::string> bad;
+  std::mutex m;
+  Config base = base_config(2);
+  base.chunk_bytes = 4 << 20;
+  base.timeout = std::chrono::milliseconds(60000);
+  auto results = run_ranks(base, [&](Group& g) {
+    std::vector<uint8_t> v(count);
+    for (size_t i = 0; i < count; i += 4096) v[i] = static_cast<uint8_t>(g.rank() + 1);
+    v[count - 1] = static_cast<uint8_t>(10 * (g.rank() + 1));
+    g.all_reduce(v.data(), count, DType::uint8, ReduceOp::sum);
+    bool ok = v[count - 1] == 30;
+    for (size_t i = 0; ok && i + 1 < count; i += 4096) ok = v[i] == 3;
+    if (g.rank() == 0) v[count - 2] = 77;
+    if (g.rank() == 0) g.send(v.data(), count, 1);
+    else g.recv(v.data(), count, 0);
+    ok = ok && v[count - 2] == 77;
+    if (!ok) { std::lock_guard l(m); bad.push_back("rank " + std::to_string(g.rank())); }
+  });
+  for (auto& r : results) CHECK(r.error == "");
+  CHECK(bad.empty());
+}
