@@ -1,0 +1,87 @@
+// connect_all and resolve_hostname without a network: local names get a
+// LocalExecutor, duplicates share one, ssh_config errors are usage errors.
+#include "distkit/ssh/connect.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "catch.hpp"
+#include "distkit/util/error.hpp"
+
+namespace {
+
+std::filesystem::path write_config(const std::string& name, const std::string& text) {
+  auto p = std::filesystem::temp_directory_path() /
+           ("distkit_connect_test_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("local hosts get local executors, duplicates share one, order is kept") {
+  auto cfg = write_config("empty", "");
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = cfg;
+  auto c = distkit::ssh::connect_all({"localhost", "127.0.0.1", "localhost"}, o);
+  REQUIRE(c.executors.size() == 3);
+  CHECK(c.errors.empty());
+  REQUIRE(c.executors[0]);
+  CHECK(c.executors[0]->is_local());
+  CHECK(c.executors[0]->host() == "localhost");
+  CHECK(c.executors[1]->host() == "127.0.0.1");
+  CHECK(c.executors[0] == c.executors[2]);
+  CHECK(c.executors[1]->run("echo hi").out == "hi\n");
+  std::filesystem::remove(cfg);
+}
+
+TEST_CASE("an alias whose HostName is this machine runs locally") {
+  auto cfg = write_config("alias", "Host me\n  HostName 127.0.0.1\n");
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = cfg;
+  auto c = distkit::ssh::connect_all({"me"}, o);
+  REQUIRE(c.executors[0]);
+  CHECK(c.executors[0]->is_local());
+  CHECK(c.executors[0]->host() == "me");
+  std::filesystem::remove(cfg);
+}
+
+TEST_CASE("an unresolvable host is collected as that host's error, the others connect") {
+  auto cfg = write_config("ghost", "Host ghost\n  HostName distkit-no-such-host.invalid\n");
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = cfg;
+  auto c = distkit::ssh::connect_all({"ghost", "localhost"}, o);
+  CHECK_FALSE(c.executors[0]);
+  CHECK(c.executors[1]);
+  REQUIRE(c.errors.size() == 1);
+  CHECK(c.errors[0].host == "ghost");
+  CHECK(c.errors[0].kind == "unreachable");
+  CHECK(c.errors[0].message.rfind("ghost: cannot resolve distkit-no-such-host.invalid: ", 0) == 0);
+  CHECK(c.errors[0].message.find("; check the name or set HostName in ssh_config") != std::string::npos);
+  std::filesystem::remove(cfg);
+}
+
+TEST_CASE("resolve_hostname gives ssh_config's HostName, or nothing") {
+  auto cfg = write_config("resolve", "Host studio*\n  HostName %h.lan\nHost mini\n  HostName 10.1.2.3\n");
+  CHECK(distkit::ssh::resolve_hostname("mini", cfg) == "10.1.2.3");
+  CHECK(distkit::ssh::resolve_hostname("studio2", cfg) == "studio2.lan");
+  CHECK_FALSE(distkit::ssh::resolve_hostname("other", cfg).has_value());
+  std::filesystem::remove(cfg);
+}
+
+TEST_CASE("DISTKIT_SSH_CONFIG is read when no file is named") {
+  auto cfg = write_config("env", "Host viaenv\n  HostName 10.9.9.9\n");
+  ::setenv("DISTKIT_SSH_CONFIG", cfg.c_str(), 1);
+  CHECK(distkit::ssh::resolve_hostname("viaenv") == "10.9.9.9");
+  ::unsetenv("DISTKIT_SSH_CONFIG");
+  std::filesystem::remove(cfg);
+}
+
+TEST_CASE("a named ssh_config that is missing is a usage error") {
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = "/nonexistent/distkit/cfg";
+  CHECK_THROWS_AS(distkit::ssh::connect_all({"localhost"}, o), distkit::UsageError);
+}
