@@ -75,7 +75,10 @@ void Group::all_reduce(const void* in, void* out, size_t count, DType t, ReduceO
   if (in != out) std::memmove(out, in, n);
   if (size() == 1) return;
   Comm c{*mesh_, members_, rank_, context_};
-  if (n <= mesh_->small_bytes()) recursive_doubling_all_reduce(c, bytes(out), count, t, op);
+  // Recursive doubling moves log2(n) whole buffers, the ring 2(n-1)/n of one
+  // in 2(n-1) steps: the measured crossover grows with n (bench/README.md).
+  if (n <= mesh_->small_bytes() / 2 * static_cast<size_t>(size()))
+    recursive_doubling_all_reduce(c, bytes(out), count, t, op);
   else ring_all_reduce(c, bytes(out), count, t, op);
 }
 

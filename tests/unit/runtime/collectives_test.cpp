@@ -16,7 +16,8 @@ namespace {
 
 std::vector<size_t> sizes_for(DType t, const Config& c) {
   size_t e = dtype_size(t);
-  return {0, 1, 7, c.small_bytes / e - 1, c.small_bytes / e + 1, c.chunk_bytes / e - 1,
+  size_t rd_max = c.small_bytes / 2 * static_cast<size_t>(c.size()) / e;  // algorithm switch
+  return {0, 1, 7, rd_max, rd_max + 1, c.chunk_bytes / e - 1,
           c.chunk_bytes / e + 1, 3 * c.chunk_bytes / e + 5, 40003};
 }
 

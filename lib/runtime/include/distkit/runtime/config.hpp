@@ -35,8 +35,9 @@ struct Config {
   int max_stripes = 8;
   // Pipelining unit of the ring algorithms, in bytes.
   size_t chunk_bytes = 256 * 1024;
-  // all-reduce payloads up to this many bytes use recursive doubling,
-  // larger ones the bidirectional ring (measured: see bench/README.md).
+  // all-reduce payloads up to small_bytes * size / 2 bytes use recursive
+  // doubling, larger ones the bidirectional ring (crossover measured with
+  // bench/runtime_switch_point.sh: ~64 KiB at 2 ranks, ~128 KiB at 4).
   size_t small_bytes = 64 * 1024;
 
   int size() const { return static_cast<int>(endpoints.size()); }
