@@ -17,6 +17,19 @@ done
 "$TOOL" --ssh-config "$C/ssh_config" --hosts h3 --stdin 'secret-line' -- 'read x; echo "got $x"' > "$WORK/stdin"
 expect_line "$WORK/stdin" "h3: out: got secret-line"
 
+# Large stdin and output on several channels of one session at once: no
+# byte lost or reordered (od numbers every line).
+big=$(head -c 120000 /dev/zero | tr '\0' x)
+"$TOOL" --ssh-config "$C/ssh_config" --hosts h1,h1,h1,h2 --stdin "$big" \
+  -- 'wc -c; head -c 2000000 /dev/zero | od -v' > "$WORK/big"
+[ "$(grep -c '^h1: out: 120000$' "$WORK/big")" = 3 ] || fail "stdin bytes lost on h1"
+expect_line "$WORK/big" "h2: out: 120000"
+for h in h1 h2; do
+  sed -n "s/^$h: out: \([0-7]*\) .*/\1/p" "$WORK/big" | sort | uniq -c | awk '$1 != ('"$( [ $h = h1 ] && echo 3 || echo 1)"') {bad=1} END {exit bad}' \
+    || fail "$h: od lines missing or duplicated"
+done
+[ "$(grep -c ': out: ' "$WORK/big")" = $((4 * (125000 + 2))) ] || fail "output line count"
+
 # 12 concurrent commands on h1: one TCP connection, never more than 8 at once.
 hosts=h1; i=1; while [ $i -lt 12 ]; do hosts="$hosts,h1"; i=$((i + 1)); done
 "$TOOL" --ssh-config "$C/ssh_config" --hosts "$hosts" -- 'sleep 1' > "$WORK/many" &
