@@ -98,6 +98,10 @@ Choice require_jaccl(Services& s, const Topology& t, const Analysis& a) {
 }
 
 Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std::string& name) {
+  if (!a.ring && a.ring_search_gave_up)
+    fail(name, "the ring search gave up on this irregular cabling (" + std::to_string(t.hosts.size()) +
+                   " hosts) without an answer",
+         "cable the hosts as a ring (each host to the next) or use --backend jaccl");
   if (!a.ring) {
     report_no_ring(s, t);
     fail(name, "no ring through all " + std::to_string(t.hosts.size()) + " hosts",
@@ -109,7 +113,9 @@ Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std
 }  // namespace
 
 std::string ring_verdict(const Topology& t, const Analysis& a) {
-  return a.ring ? "" : "no ring through all " + std::to_string(t.hosts.size()) + " hosts";
+  if (a.ring) return "";
+  if (a.ring_search_gave_up) return "ring search gave up (irregular cabling)";
+  return "no ring through all " + std::to_string(t.hosts.size()) + " hosts";
 }
 
 std::string jaccl_verdict(const Topology& t, const Analysis& a) {

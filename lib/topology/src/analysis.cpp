@@ -65,7 +65,9 @@ Analysis analyze(const Topology& t, const std::vector<probe::HostInfo>& infos) {
       if (between.empty()) a.missing.push_back({i, j});
       else a.mesh_links.push_back(between[0]);
     }
-  a.ring = find_ring(t.count);
+  RingSearchStats stats;
+  a.ring = find_ring(t.count, &stats);
+  a.ring_search_gave_up = stats.gave_up;
   if (a.ring) a.ring_links = ring_links(t, *a.ring);
   a.mesh_rdma = check_rdma(t, infos, a.mesh_links);
   a.ring_rdma = check_rdma(t, infos, a.ring_links);

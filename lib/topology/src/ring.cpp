@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 #include <set>
+#include <unordered_set>
+#include <utility>
 
 namespace distkit::topology {
 
@@ -12,48 +14,114 @@ namespace {
 
 using Mask = std::uint64_t;
 
+struct StateHash {
+  size_t operator()(const std::pair<Mask, int>& s) const {
+    return std::hash<Mask>()(s.first * 0x9E3779B97F4A7C15ull + Mask(s.second));
+  }
+};
+
+// Memory bound for the dead-state memo (about 100 MB at most).
+constexpr size_t kMaxDeadStates = size_t(1) << 22;
+// Search steps per width before giving up (about a second per width at
+// worst on this machine; rings and meshes need a few hundred).
+constexpr long kSearchBudget = 1000000;
+
 struct Search {
   int n = 0;
   std::vector<Mask> adj;  // neighbours with enough cables
   std::vector<int> path;
-  bool found = false;
+  // (end of path, unvisited hosts) states already shown to lead nowhere.
+  std::unordered_set<std::pair<Mask, int>, StateHash> dead;
 
   static Mask bit(int v) { return Mask(1) << v; }
+  static int lowest(Mask m) { return std::countr_zero(m); }
 
   // Every unvisited host must keep two usable neighbours, and all of them
   // must be reachable from `cur` through unvisited hosts, with a way back
   // to host 0.
   bool feasible(int cur, Mask unvisited) const {
-    if (!unvisited) return adj[size_t(cur)] & bit(0);
     Mask open = unvisited | bit(cur) | bit(0);
-    for (Mask m = unvisited; m; m &= m - 1) {
-      int v = std::countr_zero(m);
-      if (std::popcount(adj[size_t(v)] & open) < 2) return false;
-    }
+    for (Mask m = unvisited; m; m &= m - 1)
+      if (std::popcount(adj[size_t(lowest(m))] & open) < 2) return false;
     Mask seen = bit(cur), frontier = bit(cur);
     while (frontier) {
       Mask next = 0;
-      for (Mask m = frontier; m; m &= m - 1) next |= adj[size_t(std::countr_zero(m))];
+      for (Mask m = frontier; m; m &= m - 1) next |= adj[size_t(lowest(m))];
       next &= unvisited & ~seen;
       seen |= next;
       frontier = next;
     }
-    if ((seen & unvisited) != unvisited) return false;
-    return adj[0] & unvisited;
+    return (seen & unvisited) == unvisited && (adj[0] & unvisited) && biconnected(cur, unvisited);
   }
 
-  void dfs(int cur, Mask unvisited) {
-    if (!unvisited) {
-      found = adj[size_t(cur)] & bit(0);
-      return;
+  // The rest of the ring must be a Hamiltonian path from cur back to 0
+  // through the unvisited hosts: with the path so far standing in as an
+  // edge cur-0, that graph must have no articulation point (Tarjan).
+  bool biconnected(int cur, Mask unvisited) const {
+    Mask nodes = unvisited | bit(cur) | bit(0);
+    if (std::popcount(nodes) < 3) return true;
+    std::vector<int> disc(size_t(n), -1), low(size_t(n), 0);
+    int time = 0;
+    bool cut = false;
+    auto neighbours = [&](int v) {
+      Mask m = adj[size_t(v)] & nodes;
+      if (v == cur) m |= bit(0);
+      if (v == 0) m |= bit(cur);
+      return m;
+    };
+    auto visit = [&](auto&& self, int v, int parent) -> void {
+      disc[size_t(v)] = low[size_t(v)] = time++;
+      int children = 0;
+      for (Mask m = neighbours(v); m && !cut; m &= m - 1) {
+        int w = lowest(m);
+        if (disc[size_t(w)] < 0) {
+          ++children;
+          self(self, w, v);
+          low[size_t(v)] = std::min(low[size_t(v)], low[size_t(w)]);
+          if (parent >= 0 && low[size_t(w)] >= disc[size_t(v)]) cut = true;
+        } else if (w != parent) {
+          low[size_t(v)] = std::min(low[size_t(v)], disc[size_t(w)]);
+        }
+      }
+      if (parent < 0 && children > 1) cut = true;
+    };
+    visit(visit, 0, -1);
+    return !cut;
+  }
+
+  // The next host when one is forced: an unvisited neighbour of `cur` with
+  // exactly two usable neighbours must follow cur (cur is one of its two
+  // ring neighbours). -1: none forced; -2: two forced (dead end).
+  int forced_next(int cur, Mask unvisited) const {
+    if (cur == 0) return -1;
+    Mask open = unvisited | bit(cur) | bit(0);
+    int forced = -1;
+    for (Mask m = adj[size_t(cur)] & unvisited; m; m &= m - 1) {
+      int v = lowest(m);
+      if (std::popcount(adj[size_t(v)] & open) != 2) continue;
+      if (forced >= 0) return -2;
+      forced = v;
     }
-    if (!feasible(cur, unvisited)) return;
-    for (Mask m = adj[size_t(cur)] & unvisited; m && !found; m &= m - 1) {
-      int v = std::countr_zero(m);
+    return forced;
+  }
+
+  long budget = 0;        // dfs calls left; < 0: gave up
+
+  bool dfs(int cur, Mask unvisited) {
+    if (!unvisited) return adj[size_t(cur)] & bit(0);
+    if (--budget < 0) return false;
+    if (dead.count({unvisited, cur})) return false;
+    int forced = feasible(cur, unvisited) ? forced_next(cur, unvisited) : -2;
+    Mask choices = forced == -1 ? adj[size_t(cur)] & unvisited
+                   : forced >= 0 ? bit(forced) : Mask(0);
+    for (Mask m = choices; m; m &= m - 1) {
+      int v = lowest(m);
       path.push_back(v);
-      dfs(v, unvisited & ~bit(v));
-      if (!found) path.pop_back();
+      if (dfs(v, unvisited & ~bit(v))) return true;
+      path.pop_back();
     }
+    if (budget >= 0 && dead.size() < kMaxDeadStates) dead.insert({unvisited, cur});
+    return false;
   }
 };
 
@@ -72,7 +140,11 @@ bool valid(const CountMatrix& c) {
 
 }  // namespace
 
-std::optional<Ring> find_ring(const CountMatrix& count) {
+std::optional<Ring> find_ring(const CountMatrix& count, RingSearchStats* stats) {
+  RingSearchStats local;
+  RingSearchStats& st = stats ? *stats : local;
+  st.steps = 0;
+  st.gave_up = false;
   const int n = int(count.size());
   if (n < 2 || n > 64 || !valid(count)) return std::nullopt;
   if (n == 2) {
@@ -90,9 +162,15 @@ std::optional<Ring> find_ring(const CountMatrix& count) {
       for (int j = 0; j < n; ++j)
         if (i != j && count[size_t(i)][size_t(j)] >= w) s.adj[size_t(i)] |= Search::bit(j);
     s.path = {0};
+    s.budget = st.budget_left > 0 ? st.budget_left : kSearchBudget;
     Mask all = n == 64 ? ~Mask(0) : (Search::bit(n) - 1);
-    s.dfs(0, all & ~Search::bit(0));
-    if (s.found) return Ring{s.path, ring_width(count, s.path)};
+    bool ok = s.dfs(0, all & ~Search::bit(0));
+    st.steps += (st.budget_left > 0 ? st.budget_left : kSearchBudget) - std::max(s.budget, 0L);
+    if (s.budget < 0) {
+      st.gave_up = true;
+      return std::nullopt;
+    }
+    if (ok) return Ring{s.path, ring_width(count, s.path)};
   }
   return std::nullopt;
 }

@@ -91,3 +91,14 @@ TEST_CASE("malformed matrices give no ring instead of a crash") {
   CHECK_FALSE(find_ring(CountMatrix{{0, 1}, {1}}));
   CHECK(longest_partial_rings(CountMatrix{{0, 1}, {1}}).empty());
 }
+
+TEST_CASE("a search that runs out of steps says it gave up instead of claiming no ring") {
+  RingSearchStats stats;
+  stats.budget_left = 2;
+  CHECK_FALSE(find_ring(cycle(6), &stats));
+  CHECK(stats.gave_up);
+  RingSearchStats normal;
+  CHECK(find_ring(cycle(6), &normal));
+  CHECK_FALSE(normal.gave_up);
+  CHECK(normal.steps > 0);
+}

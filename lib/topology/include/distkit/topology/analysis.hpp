@@ -39,6 +39,7 @@ struct RdmaReadiness {
 struct Analysis {
   std::vector<MissingPair> missing;  // empty: full mesh
   std::optional<Ring> ring;
+  bool ring_search_gave_up = false;  // no ring found within the step budget
   std::vector<int> mesh_links;       // one link per pair (the first)
   std::vector<int> ring_links;       // the ring's links, `width` per edge
   RdmaReadiness mesh_rdma, ring_rdma;

@@ -7,10 +7,15 @@
 // depth-first order from host 0 is returned (neighbours tried in index
 // order), which is the ring MLX's reference tool picks, so hostfiles match.
 //
-// Exact branch and bound on 64-bit masks: an unvisited host with fewer than
-// two usable neighbours, or unvisited hosts cut off from the current path,
-// end a branch. Thunderbolt graphs have at most 6 cables per host, where
-// this answers 64 hosts in well under a millisecond (bench/topology_ring).
+// Exact branch and bound on 64-bit masks. A branch ends when an unvisited
+// host has fewer than two usable neighbours, when the unvisited hosts are
+// cut off from the path or the rest has an articulation point, or when it
+// repeats a state already known to be dead; a host with only two usable
+// neighbours forces the next step. Rings, rings with chords and meshes of
+// 64 hosts take well under a millisecond (bench/topology_ring). Hamiltonian
+// cycle is NP-complete: on irregular sparse cablings the search can blow
+// up, so it stops after a step budget and says so (gave_up) rather than
+// hang or claim there is no ring.
 #pragma once
 
 #include <optional>
@@ -25,9 +30,15 @@ struct Ring {
   int width = 0;           // cables on the thinnest ring edge
 };
 
+struct RingSearchStats {
+  long steps = 0;        // search steps taken
+  bool gave_up = false;  // the step budget ran out: no answer, not "no ring"
+  long budget_left = 0;  // > 0: use this budget per width instead of the default
+};
+
 // The best ring through all hosts, or nullopt. Two hosts with a cable form a
 // ring; a single host does not. At most 64 hosts (larger inputs: nullopt).
-std::optional<Ring> find_ring(const CountMatrix& count);
+std::optional<Ring> find_ring(const CountMatrix& count, RingSearchStats* stats = nullptr);
 
 // The longest rings (cycles through a subset of hosts, 2 hosts sharing a
 // cable count as one) when there is no full ring: at most `limit` of them,
