@@ -31,6 +31,15 @@ CFG
 expect_line "$WORK/out" "build-box: out: h2"
 expect_line "$WORK/out" "mac-studio: out: h7"
 
+# user@alias as ssh(1) takes it: the Host block still applies.
+"$TOOL" --ssh-config "$WORK/cfg" --hosts root@build-box -- 'hostname; id -un' > "$WORK/userat"
+expect_line "$WORK/userat" "root@build-box: out: h2"
+expect_line "$WORK/userat" "root@build-box: out: root"
+rc=0
+"$TOOL" --ssh-config "$WORK/cfg" --hosts nobody@build-box -- true > "$WORK/nobody" || rc=$?
+grep -q "^nobody@build-box: connect-error auth: nobody@build-box: authentication as nobody failed" "$WORK/nobody" \
+  || { cat "$WORK/nobody"; fail "user@ not used for authentication"; }
+
 # ProxyJump: libssh2 cannot, so the system ssh runs it (needs h2 in the same
 # config, reachable by its name).
 cat "$C/ssh_config" >> "$WORK/cfg"

@@ -81,7 +81,12 @@ std::shared_ptr<Executor> connect_system_ssh(const std::string& host, const Host
 
 std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan) {
   const auto& o = plan.options;
-  HostConfig hc = plan.config.lookup(host, local_user());
+  // "user@name" as ssh(1) takes it: Host patterns match the name part.
+  auto at = host.rfind('@');
+  std::string name = at == std::string::npos ? host : host.substr(at + 1);
+  HostConfig hc = plan.config.lookup(name, local_user());
+  hc.alias = host;
+  if (at != std::string::npos) hc.user = host.substr(0, at);
   if (is_local_host(hc.host_name)) {
     say(o, host + ": this machine; running commands locally without ssh");
     return std::make_shared<LocalExecutor>(host);

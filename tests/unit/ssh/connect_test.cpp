@@ -49,6 +49,17 @@ TEST_CASE("an alias whose HostName is this machine runs locally") {
   std::filesystem::remove(cfg);
 }
 
+TEST_CASE("user@host matches Host blocks by the name part") {
+  auto cfg = write_config("userat", "Host me\n  HostName 127.0.0.1\n");
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = cfg;
+  auto c = distkit::ssh::connect_all({"admin@me"}, o);
+  REQUIRE(c.executors[0]);
+  CHECK(c.executors[0]->is_local());
+  CHECK(c.executors[0]->host() == "admin@me");
+  std::filesystem::remove(cfg);
+}
+
 TEST_CASE("an unresolvable host is collected as that host's error, the others connect") {
   auto cfg = write_config("ghost", "Host ghost\n  HostName distkit-no-such-host.invalid\n");
   distkit::ssh::ConnectOptions o;
