@@ -22,8 +22,9 @@ struct Attempt {
 
   void check_deadline(int rc) {
     if (rc == LIBSSH2_ERROR_TIMEOUT)
-      throw ConnectFailure("timeout", alias + ": authentication did not finish before the "
-                                              "connect timeout; check the host's load and sshd");
+      throw ConnectFailure("timeout", alias +
+                                          ": authentication did not finish before the "
+                                          "connect timeout; check the host's load and sshd");
   }
 };
 
@@ -64,14 +65,13 @@ bool try_file(Attempt& a, const std::string& path) {
     return false;
   }
   int rc = retry_until(a.s, a.sock, a.deadline, [&] {
-    return libssh2_userauth_publickey_fromfile_ex(a.s, a.user.c_str(),
-                                                  static_cast<unsigned>(a.user.size()), nullptr,
-                                                  path.c_str(), "");
+    return libssh2_userauth_publickey_fromfile_ex(
+        a.s, a.user.c_str(), static_cast<unsigned>(a.user.size()), nullptr, path.c_str(), "");
   });
   a.check_deadline(rc);
   if (rc == 0) return true;
-  a.tried.push_back(path + (rc == LIBSSH2_ERROR_FILE ? " (unreadable or has a passphrase)"
-                                                      : " (refused)"));
+  a.tried.push_back(
+      path + (rc == LIBSSH2_ERROR_FILE ? " (unreadable or has a passphrase)" : " (refused)"));
   return false;
 }
 

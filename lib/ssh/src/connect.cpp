@@ -74,8 +74,8 @@ std::shared_ptr<Executor> connect_system_ssh(const std::string& host, const Host
   auto ex = std::make_shared<detail::SystemSshExecutor>(host, cfg, opts);
   auto r = ex->run("true");
   if (!r.exit.error.empty())
-    throw ConnectFailure(classify_ssh_error(r.exit.error), host + ": " + r.exit.error +
-                                                               "; check `ssh " + host + " true`");
+    throw ConnectFailure(classify_ssh_error(r.exit.error),
+                         host + ": " + r.exit.error + "; check `ssh " + host + " true`");
   return ex;
 }
 
@@ -93,8 +93,9 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan)
   }
   if (hc.needs_system_ssh()) return connect_system_ssh(host, hc, plan);
   detail::SessionOptions so;
-  so.connect_timeout = hc.connect_timeout_s ? std::chrono::milliseconds(*hc.connect_timeout_s * 1000)
-                                            : o.connect_timeout;
+  so.connect_timeout = hc.connect_timeout_s
+                           ? std::chrono::milliseconds(*hc.connect_timeout_s * 1000)
+                           : o.connect_timeout;
   so.keepalive_interval = hc.server_alive_interval_s
                               ? std::chrono::milliseconds(*hc.server_alive_interval_s * 1000)
                               : o.keepalive_interval;
@@ -107,9 +108,9 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan)
   std::string user = hc.user.value_or(local_user());
   auto t0 = std::chrono::steady_clock::now();
   auto session = detail::SshSession::open(hc, user, so);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - t0)
-                .count();
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   say(o, host + ": connected with libssh2 to " + hc.host_name + " port " +
              std::to_string(hc.port.value_or(22)) + " as " + user + " in " + std::to_string(ms) +
              " ms");
@@ -156,8 +157,8 @@ Connections connect_all(const std::vector<std::string>& hosts, const ConnectOpti
   return out;
 }
 
-std::optional<std::string> resolve_hostname(const std::string& host,
-                                            const std::optional<std::filesystem::path>& ssh_config) {
+std::optional<std::string> resolve_hostname(
+    const std::string& host, const std::optional<std::filesystem::path>& ssh_config) {
   auto path = SshConfig::default_path(ssh_config);
   HostConfig hc = load_config(path).lookup(host, local_user());
   if (hc.host_name == host) return std::nullopt;

@@ -37,8 +37,12 @@ class Fd {
   int fd_ = -1;
 };
 
-inline void set_cloexec(int fd) { ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC); }
-inline void set_nonblock(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+inline void set_cloexec(int fd) {
+  ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
+}
+inline void set_nonblock(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // A pipe whose both ends are close-on-exec. Returns false on failure.
 inline bool make_pipe(Fd& read_end, Fd& write_end) {

@@ -103,8 +103,9 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
   const char* key = libssh2_session_hostkey(s, &len, &type);
   const KeyType* kt = type_of_hostkey(type);
   if (!key || !kt)
-    throw ConnectFailure("host-key", alias + ": the server offered no usable host key; "
-                                             "check its sshd HostKey settings");
+    throw ConnectFailure("host-key", alias +
+                                         ": the server offered no usable host key; "
+                                         "check its sshd HostKey settings");
   std::string fp = host_key_fingerprint(s);
   int mask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | kt->knownhost_mask;
   std::string where = policy.files.empty() ? "known_hosts" : policy.files.front();
@@ -132,9 +133,8 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
     return;
   char line[8192];
   size_t out = 0;
-  if (policy.files.empty() ||
-      libssh2_knownhost_writeline(kh_, entry, line, sizeof line, &out,
-                                  LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
+  if (policy.files.empty() || libssh2_knownhost_writeline(kh_, entry, line, sizeof line, &out,
+                                                          LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
     return;
   std::lock_guard lock(g_append_mutex);
   std::ofstream f(policy.files.front(), std::ios::app);

@@ -12,8 +12,8 @@
 #include <cerrno>
 #include <cstring>
 #include <functional>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "fd_util.hpp"
@@ -53,8 +53,8 @@ pid_t spawn_child(const std::vector<std::string>& argv, ChildPipes& p, int& err)
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
   err = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
@@ -64,9 +64,12 @@ pid_t spawn_child(const std::vector<std::string>& argv, ChildPipes& p, int& err)
 
 ExitInfo decode_status(int status) {
   ExitInfo e;
-  if (WIFEXITED(status)) e.exit_status = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) e.signal = WTERMSIG(status);
-  else e.error = "unexpected wait status " + std::to_string(status);
+  if (WIFEXITED(status))
+    e.exit_status = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    e.signal = WTERMSIG(status);
+  else
+    e.error = "unexpected wait status " + std::to_string(status);
   return e;
 }
 
@@ -78,7 +81,8 @@ class ProcessCommand : public RunningCommand {
 
   void launch(const std::vector<std::string>& argv) {
     std::string spawn_error = open_and_spawn(argv);
-    thread_ = std::thread([this, spawn_error] { spawn_error.empty() ? loop() : fail(spawn_error); });
+    thread_ =
+        std::thread([this, spawn_error] { spawn_error.empty() ? loop() : fail(spawn_error); });
   }
 
   void write_stdin(std::string_view data) override {
@@ -128,8 +132,8 @@ class ProcessCommand : public RunningCommand {
 std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv) {
   ChildPipes p;
   std::lock_guard spawn_lock(g_spawn_mutex);
-  if (!make_pipe(wake_r_, wake_w_) || !make_pipe(p.in_r, p.in_w) ||
-      !make_pipe(p.out_r, p.out_w) || !make_pipe(p.err_r, p.err_w))
+  if (!make_pipe(wake_r_, wake_w_) || !make_pipe(p.in_r, p.in_w) || !make_pipe(p.out_r, p.out_w) ||
+      !make_pipe(p.err_r, p.err_w))
     return std::string("cannot create pipes: ") + std::strerror(errno);
   for (int fd : {wake_r_.get(), wake_w_.get(), p.in_w.get(), p.out_r.get(), p.err_r.get()})
     set_nonblock(fd);

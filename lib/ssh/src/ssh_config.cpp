@@ -111,12 +111,18 @@ std::string expand_tokens(const std::string& s, const std::string& home, const s
       out += home;
     } else if (s[i] == '%' && i + 1 < s.size()) {
       char c = s[++i];
-      if (c == 'h') out += host;
-      else if (c == 'd') out += home;
-      else if (c == 'r') out += user;
-      else if (c == 'u') out += local_user;
-      else if (c == '%') out += '%';
-      else out += std::string("%") + c;
+      if (c == 'h')
+        out += host;
+      else if (c == 'd')
+        out += home;
+      else if (c == 'r')
+        out += user;
+      else if (c == 'u')
+        out += local_user;
+      else if (c == '%')
+        out += '%';
+      else
+        out += std::string("%") + c;
     } else {
       out += s[i];
     }
@@ -249,31 +255,40 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
     if (e.in_match || (!e.patterns.empty() && !host_matches(e.patterns, host))) continue;
     const auto& v = e.args[0];
     const auto& k = e.keyword;
-    if (k == "hostname" && !host_name) host_name = v;
-    else if (k == "user" && !h.user) h.user = v;
-    else if (k == "port" && !h.port) h.port = to_int(e.where, k, v);
-    else if (k == "identityfile") h.identity_files.push_back(v);
+    if (k == "hostname" && !host_name)
+      host_name = v;
+    else if (k == "user" && !h.user)
+      h.user = v;
+    else if (k == "port" && !h.port)
+      h.port = to_int(e.where, k, v);
+    else if (k == "identityfile")
+      h.identity_files.push_back(v);
     else if (k == "identitiesonly" && !only_set) {
       only_set = true;
       h.identities_only = lower(v) == "yes";
     } else if (k == "userknownhostsfile" && !known_set) {
       known_set = true;
       known = e.args;
-    } else if (k == "stricthostkeychecking" && !strict) strict = lower(v);
-    else if (k == "connecttimeout" && !h.connect_timeout_s) h.connect_timeout_s = to_int(e.where, k, v);
+    } else if (k == "stricthostkeychecking" && !strict)
+      strict = lower(v);
+    else if (k == "connecttimeout" && !h.connect_timeout_s)
+      h.connect_timeout_s = to_int(e.where, k, v);
     else if (k == "serveraliveinterval" && !h.server_alive_interval_s)
       h.server_alive_interval_s = to_int(e.where, k, v);
     else if (k == "serveralivecountmax" && !h.server_alive_count_max)
       h.server_alive_count_max = to_int(e.where, k, v);
-    else if (k == "proxyjump" && !h.proxy_jump && lower(v) != "none") h.proxy_jump = v;
+    else if (k == "proxyjump" && !h.proxy_jump && lower(v) != "none")
+      h.proxy_jump = v;
     else if (k == "proxycommand" && !h.proxy_command && lower(v) != "none")
       h.proxy_command = join(e.args, " ");
   }
   h.host_name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
   std::string user = h.user.value_or(local_user);
   for (auto& f : h.identity_files) f = expand_tokens(f, home_, host, user, local_user);
-  for (const auto& f : known) h.known_hosts_files.push_back(expand_tokens(f, home_, host, user, local_user));
-  if (strict) h.strict_host_key_checking = (*strict == "ask") ? "yes" : (*strict == "off" ? "no" : *strict);
+  for (const auto& f : known)
+    h.known_hosts_files.push_back(expand_tokens(f, home_, host, user, local_user));
+  if (strict)
+    h.strict_host_key_checking = (*strict == "ask") ? "yes" : (*strict == "off" ? "no" : *strict);
   return h;
 }
 

@@ -37,10 +37,9 @@ std::once_flag g_libssh2_init;
 
 int signal_number(const std::string& name) {
   static const std::pair<const char*, int> table[] = {
-      {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-      {"ABRT", SIGABRT}, {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV},
-      {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
-      {"USR2", SIGUSR2}, {"BUS", SIGBUS}};
+      {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"ABRT", SIGABRT},
+      {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},
+      {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"BUS", SIGBUS}};
   for (const auto& [n, v] : table)
     if (name == n) return v;
   return SIGTERM;  // an unknown name still means "killed by a signal"
@@ -100,7 +99,9 @@ class SessionCore {
     f();
     wake();
   }
-  void request_stop() { post([this] { stop_ = true; }); }
+  void request_stop() {
+    post([this] { stop_ = true; });
+  }
   std::thread::id io_thread;
   std::string alias;
 
@@ -149,7 +150,8 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   max_channels_ = std::max(1, o.max_channels);
   keepalive_ = std::max(o.keepalive_interval, std::chrono::milliseconds(1000));
   keepalive_max_ = std::max(1, o.keepalive_count_max);
-  if (!make_pipe(wake_r_, wake_w_)) throw ConnectFailure("protocol", alias + ": cannot create a pipe");
+  if (!make_pipe(wake_r_, wake_w_))
+    throw ConnectFailure("protocol", alias + ": cannot create a pipe");
   set_nonblock(wake_r_.get());
   set_nonblock(wake_w_.get());
   const auto deadline = Clock::now() + o.connect_timeout;
@@ -157,7 +159,8 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   sock_ = tcp_connect(alias, cfg.host_name, port, deadline, o.connect_timeout);
   std::call_once(g_libssh2_init, [] { libssh2_init(0); });
   s_ = libssh2_session_init_ex(nullptr, nullptr, nullptr, this);
-  if (!s_) throw ConnectFailure("protocol", alias + ": cannot create an SSH session (out of memory)");
+  if (!s_)
+    throw ConnectFailure("protocol", alias + ": cannot create an SSH session (out of memory)");
   libssh2_session_callback_set(s_, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recv_and_note));
   libssh2_session_set_blocking(s_, 0);
   KnownHosts known(s_, o.known_hosts_files);
@@ -174,9 +177,8 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
                                         std::to_string(o.connect_timeout.count()) +
                                         " ms; check that an SSH server answers there");
   if (rc != 0)
-    throw ConnectFailure("protocol", alias + ": SSH handshake with " + cfg.host_name +
-                                         " failed: " + last_error(s_) +
-                                         "; check that it runs an SSH server");
+    throw ConnectFailure("protocol", alias + ": SSH handshake with " + cfg.host_name + " failed: " +
+                                         last_error(s_) + "; check that it runs an SSH server");
   known.verify(s_, alias, cfg.host_name, port, {o.known_hosts_files, o.strict_host_key_checking});
   authenticate(s_, sock_, cfg, user, deadline);
   libssh2_keepalive_config(s_, 1, static_cast<unsigned>(keepalive_.count() / 1000));
@@ -291,7 +293,8 @@ bool SessionCore::step_run(Chan& c) {
     aborted = c.abort;
   }
   if (aborted || (c.timeout.count() > 0 && Clock::now() >= c.deadline)) {
-    c.result.error = aborted ? "aborted" : "timed out after " + std::to_string(c.timeout.count()) + " ms";
+    c.result.error =
+        aborted ? "aborted" : "timed out after " + std::to_string(c.timeout.count()) + " ms";
     // sshd answers our close only when the remote command has ended: do not
     // make the caller wait for that.
     c.abandoned = true;
@@ -339,7 +342,8 @@ int SessionCore::poll_timeout_ms(bool progressed) {
   auto wait = std::chrono::milliseconds(500);
   for (const auto& c : active_)
     if (c->timeout.count() > 0 && c->stage == Stage::run)
-      wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(c->deadline - now));
+      wait =
+          std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(c->deadline - now));
   return static_cast<int>(std::max<long long>(wait.count(), 0));
 }
 
@@ -348,7 +352,8 @@ void SessionCore::loop() {
     {
       std::lock_guard lock(mu_);
       if (stop_) break;
-      auto busy = std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
+      auto busy =
+          std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
       while (busy++ < max_channels_ && !queue_.empty()) {
         if (active_.empty()) busy_since_ = Clock::now();
         active_.push_back(queue_.front());
@@ -380,10 +385,9 @@ void SessionCore::loop() {
           throw ConnectFailure("protocol", last_error(s_));
         auto silent = Clock::now() - std::max(last_rx_, busy_since_);
         if (silent > keepalive_ * keepalive_max_)
-          throw ConnectFailure("timeout", "no answer to " + std::to_string(keepalive_max_) +
-                                              " keepalives in " +
-                                              std::to_string((keepalive_ * keepalive_max_).count()) +
-                                              " ms");
+          throw ConnectFailure(
+              "timeout", "no answer to " + std::to_string(keepalive_max_) + " keepalives in " +
+                             std::to_string((keepalive_ * keepalive_max_).count()) + " ms");
       }
     } catch (const ConnectFailure& f) {
       fail_all("connection to " + alias + " lost: " + f.what());
@@ -418,8 +422,12 @@ class SshCommand : public RunningCommand {
       if (!c_->in_close) c_->in.append(data);
     });
   }
-  void close_stdin() override { core_->post([&] { c_->in_close = true; }); }
-  void abort() override { core_->post([&] { c_->abort = true; }); }
+  void close_stdin() override {
+    core_->post([&] { c_->in_close = true; });
+  }
+  void abort() override {
+    core_->post([&] { c_->abort = true; });
+  }
   void wait() override {
     if (std::this_thread::get_id() == core_->io_thread) return;  // from a handler
     std::unique_lock lock(c_->m);
@@ -448,8 +456,10 @@ std::shared_ptr<SshSession> SshSession::open(const HostConfig& cfg, const std::s
 SshSession::~SshSession() {
   if (!core_) return;
   core_->request_stop();
-  if (std::this_thread::get_id() == thread_.get_id()) thread_.detach();  // the thread owns core_
-  else if (thread_.joinable()) thread_.join();
+  if (std::this_thread::get_id() == thread_.get_id())
+    thread_.detach();  // the thread owns core_
+  else if (thread_.joinable())
+    thread_.join();
 }
 
 std::unique_ptr<RunningCommand> SshSession::start(const std::string& command,

@@ -87,9 +87,8 @@ int tcp_connect(const std::string& alias, const std::string& host_name, int port
   }
   freeaddrinfo(list);
   if (last_err == ETIMEDOUT)
-    throw ConnectFailure("timeout", alias + ": no answer from " + last_addr + " port " +
-                                        port_text + " within " +
-                                        std::to_string(timeout_for_message.count()) +
+    throw ConnectFailure("timeout", alias + ": no answer from " + last_addr + " port " + port_text +
+                                        " within " + std::to_string(timeout_for_message.count()) +
                                         " ms; check that the host is up and its network link");
   throw ConnectFailure("unreachable", alias + ": cannot connect to " + last_addr + " port " +
                                           port_text + ": " + std::strerror(last_err) +

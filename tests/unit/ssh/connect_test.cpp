@@ -71,12 +71,14 @@ TEST_CASE("an unresolvable host is collected as that host's error, the others co
   CHECK(c.errors[0].host == "ghost");
   CHECK(c.errors[0].kind == "unreachable");
   CHECK(c.errors[0].message.rfind("ghost: cannot resolve distkit-no-such-host.invalid: ", 0) == 0);
-  CHECK(c.errors[0].message.find("; check the name or set HostName in ssh_config") != std::string::npos);
+  CHECK(c.errors[0].message.find("; check the name or set HostName in ssh_config") !=
+        std::string::npos);
   std::filesystem::remove(cfg);
 }
 
 TEST_CASE("resolve_hostname gives ssh_config's HostName, or nothing") {
-  auto cfg = write_config("resolve", "Host studio*\n  HostName %h.lan\nHost mini\n  HostName 10.1.2.3\n");
+  auto cfg =
+      write_config("resolve", "Host studio*\n  HostName %h.lan\nHost mini\n  HostName 10.1.2.3\n");
   CHECK(distkit::ssh::resolve_hostname("mini", cfg) == "10.1.2.3");
   CHECK(distkit::ssh::resolve_hostname("studio2", cfg) == "studio2.lan");
   CHECK_FALSE(distkit::ssh::resolve_hostname("other", cfg).has_value());

@@ -7,7 +7,9 @@
 using distkit::ssh::SshConfig;
 
 namespace {
-SshConfig parse(const std::string& text) { return SshConfig::parse(text, "cfg", "/home/u"); }
+SshConfig parse(const std::string& text) {
+  return SshConfig::parse(text, "cfg", "/home/u");
+}
 }  // namespace
 
 TEST_CASE("a Host alias resolves HostName, User, Port and identity files") {
@@ -67,7 +69,8 @@ TEST_CASE("keywords are case-insensitive and values may be quoted") {
 }
 
 TEST_CASE("StrictHostKeyChecking ask is treated as yes since nothing prompts") {
-  auto cfg = parse("Host a\n StrictHostKeyChecking ask\nHost b\n StrictHostKeyChecking accept-new\n");
+  auto cfg =
+      parse("Host a\n StrictHostKeyChecking ask\nHost b\n StrictHostKeyChecking accept-new\n");
   CHECK(cfg.lookup("a").strict_host_key_checking == "yes");
   CHECK(cfg.lookup("b").strict_host_key_checking == "accept-new");
   CHECK_FALSE(cfg.lookup("c").strict_host_key_checking.has_value());

@@ -47,16 +47,26 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(s + " needs a value");
       return argv[++i];
     };
-    if (s == "--ssh-config") a.connect.ssh_config = value();
-    else if (s == "--accept-new") a.connect.accept_new_host_keys = true;
-    else if (s == "--connect-timeout") a.connect.connect_timeout = std::chrono::milliseconds(std::stoi(value()));
-    else if (s == "--keepalive") a.connect.keepalive_interval = std::chrono::milliseconds(std::stoi(value()));
-    else if (s == "--fanout") a.connect.fanout = std::stoi(value());
-    else if (s == "--timeout") a.timeout = std::chrono::milliseconds(std::stoi(value()));
-    else if (s == "--repeat") a.repeat = std::stoi(value());
-    else if (s == "--stdin") a.stdin_data = value();
-    else if (s == "--verbose") a.connect.verbose = true;
-    else if (s == "--hosts") a.hosts = distkit::split(value(), ',');
+    if (s == "--ssh-config")
+      a.connect.ssh_config = value();
+    else if (s == "--accept-new")
+      a.connect.accept_new_host_keys = true;
+    else if (s == "--connect-timeout")
+      a.connect.connect_timeout = std::chrono::milliseconds(std::stoi(value()));
+    else if (s == "--keepalive")
+      a.connect.keepalive_interval = std::chrono::milliseconds(std::stoi(value()));
+    else if (s == "--fanout")
+      a.connect.fanout = std::stoi(value());
+    else if (s == "--timeout")
+      a.timeout = std::chrono::milliseconds(std::stoi(value()));
+    else if (s == "--repeat")
+      a.repeat = std::stoi(value());
+    else if (s == "--stdin")
+      a.stdin_data = value();
+    else if (s == "--verbose")
+      a.connect.verbose = true;
+    else if (s == "--hosts")
+      a.hosts = distkit::split(value(), ',');
     else if (s == "--hostfile") {
       std::ifstream in(value());
       for (std::string line; std::getline(in, line);)
@@ -73,9 +83,11 @@ Args parse(int argc, char** argv) {
   return a;
 }
 
-void print_lines(std::mutex& mu, const std::string& host, const char* tag, const std::string& text) {
+void print_lines(std::mutex& mu, const std::string& host, const char* tag,
+                 const std::string& text) {
   std::lock_guard lock(mu);
-  for (auto line : distkit::split_lines(text)) std::cout << host << ": " << tag << ": " << line << "\n";
+  for (auto line : distkit::split_lines(text))
+    std::cout << host << ": " << tag << ": " << line << "\n";
 }
 
 }  // namespace
@@ -90,7 +102,8 @@ int main(int argc, char** argv) {
     return static_cast<int>(e.exit_code());
   }
   std::mutex mu;
-  for (const auto& e : c.errors) std::cout << e.host << ": connect-error " << e.kind << ": " << e.message << "\n";
+  for (const auto& e : c.errors)
+    std::cout << e.host << ": connect-error " << e.kind << ": " << e.message << "\n";
   bool all_ok = c.errors.empty();
   for (int round = 0; round < a.repeat; ++round) {
     std::vector<std::thread> threads;
@@ -106,9 +119,12 @@ int main(int argc, char** argv) {
         print_lines(mu, host, "out", r.out);
         print_lines(mu, host, "err", r.err);
         std::lock_guard lock(mu);
-        if (!r.exit.error.empty()) std::cout << host << ": error " << r.exit.error << "\n";
-        else if (r.exit.signal) std::cout << host << ": signal " << r.exit.signal << "\n";
-        else std::cout << host << ": exit " << r.exit.exit_status << "\n";
+        if (!r.exit.error.empty())
+          std::cout << host << ": error " << r.exit.error << "\n";
+        else if (r.exit.signal)
+          std::cout << host << ": signal " << r.exit.signal << "\n";
+        else
+          std::cout << host << ": exit " << r.exit.exit_status << "\n";
         ok[i] = r.exit.ok();
       });
     }

@@ -71,7 +71,6 @@ bool is_local_host(std::string_view host);
 // %h expanded) when one applies, else nullopt. `ssh_config` unset means the
 // same default file as ConnectOptions.
 std::optional<std::string> resolve_hostname(
-    const std::string& host,
-    const std::optional<std::filesystem::path>& ssh_config = std::nullopt);
+    const std::string& host, const std::optional<std::filesystem::path>& ssh_config = std::nullopt);
 
 }  // namespace distkit::ssh

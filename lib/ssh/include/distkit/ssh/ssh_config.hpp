@@ -20,8 +20,8 @@ namespace distkit::ssh {
 
 // What applies to one host after evaluating the whole file.
 struct HostConfig {
-  std::string alias;                        // the name looked up
-  std::string host_name;                    // HostName (%h expanded) or alias
+  std::string alias;      // the name looked up
+  std::string host_name;  // HostName (%h expanded) or alias
   std::optional<std::string> user;
   std::optional<int> port;
   std::vector<std::string> identity_files;  // ~ and %d/%h/%r/%u expanded
@@ -49,8 +49,8 @@ class SshConfig {
   // UsageError "<origin> line <n>: <problem>; fix or remove that line" on
   // bad values (non-numeric Port, unknown StrictHostKeyChecking value, a
   // keyword with no value, Include nesting deeper than 16).
-  static SshConfig parse(std::string_view text, const std::string& origin,
-                         const std::string& home, const IncludeReader& include = {});
+  static SshConfig parse(std::string_view text, const std::string& origin, const std::string& home,
+                         const IncludeReader& include = {});
 
   // Reads `path` from disk, Includes from disk (glob(3)). Throws UsageError
   // when the file cannot be read.
@@ -69,7 +69,7 @@ class SshConfig {
     bool in_match = false;              // inside an unsupported Match block
     std::string keyword;                // lower-case
     std::vector<std::string> args;
-    std::string where;                  // "origin line N" for errors
+    std::string where;  // "origin line N" for errors
   };
 
  private:
