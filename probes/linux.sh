@@ -16,7 +16,6 @@ route_get() {
   [ -n "$L" ] || return 2
   if have ip; then ip route get "$L"; else return 127; fi
 }
-addresses() { if have ip; then ip -o addr show; else return 127; fi; }
 tb_sysfs() {
   [ -d /sys/bus/thunderbolt/devices ] || return 1
   for d in /sys/bus/thunderbolt/devices/*; do
@@ -51,8 +50,7 @@ sec uname uname -srm
 sec hostname host_name
 sec hw_model cat /sys/devices/virtual/dmi/id/product_name
 sec os_release cat /etc/os-release
-sec ip_addr addresses
-sec ifconfig need ifconfig -a
+if have ip; then sec ip_addr ip -o addr show; else sec ifconfig need ifconfig -a; fi
 sec route_to_launcher route_get
 sec ssh_connection ssh_conn
 sec thunderbolt_sysfs tb_sysfs
@@ -67,7 +65,8 @@ if [ -n "$T" ]; then
   for n in $NAMES; do
     printf '%s begin %s\n' "$B" "$n"
     cat "$T/$n.out" 2>/dev/null
-    s=$(cat "$T/$n.st" 2>/dev/null)
+    s=
+    read -r s <"$T/$n.st" 2>/dev/null || s=
     printf '\n%s end %s %s\n' "$B" "$n" "${s:-255}"
   done
   rm -rf "$T"

@@ -66,6 +66,12 @@ void add_network(HostInfo& h, const Capture& c) {
   if (conn.size() >= 3) h.ssh_server_address = conn[2];
   h.en0_address = first_line(c.ok("ipconfig_getifaddr_en0"));
   h.en1_address = first_line(c.ok("ipconfig_getifaddr_en1"));
+  // ifconfig -a holds the same addresses (the probe asks ipconfig for en0
+  // only, as captured scenarios have it).
+  for (auto [name, addr] : {std::pair{"en0", &h.en0_address}, std::pair{"en1", &h.en1_address}}) {
+    const Interface* i = find_interface(h.interfaces, name);
+    if (addr->empty() && i && !i->ipv4.empty()) *addr = i->ipv4.front();
+  }
 }
 
 }  // namespace

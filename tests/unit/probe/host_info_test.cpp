@@ -75,3 +75,12 @@ TEST_CASE("invalid system_profiler JSON is noted, not fatal") {
   REQUIRE(h.notes.size() == 1);
   CHECK(h.notes[0] == "system_profiler printed invalid JSON");
 }
+
+TEST_CASE("en1's address comes from ifconfig when ipconfig was not asked") {
+  Capture c;
+  c.sections["ifconfig"] = {"en1: flags=8863<UP> mtu 1500\n\tinet 192.168.9.4 netmask 0xffffff00\n", 0};
+  c.sections["ipconfig_getifaddr_en0"] = {"", 1};
+  auto h = build_host_info("h", c);
+  CHECK(h.en1_address == "192.168.9.4");
+  CHECK(h.management_address() == "192.168.9.4");
+}

@@ -17,7 +17,7 @@ TEST_CASE("probing this machine gives a Linux capture with the loopback route") 
   REQUIRE(res[0].error.empty());
   REQUIRE(res[0].capture);
   const Capture& c = *res[0].capture;
-  for (const char* s : {"uname", "hostname", "os_release", "route_to_launcher", "sudo", "ibv_devices"})
+  for (const char* s : {"uname", "hostname", "os_release", "ip_addr", "route_to_launcher", "sudo", "ibv_devices"})
     CHECK(c.find(s) != nullptr);
   CHECK(c.find("ibv_devices")->status == 127);  // not installed here
   auto h = build_host_info("127.0.0.1", c);

@@ -45,7 +45,7 @@ struct HostInfo {
   std::optional<Interface> bridge0;
   std::optional<Route> route_to_launcher;
   std::string ssh_server_address;  // 3rd field of $SSH_CONNECTION
-  std::string en0_address, en1_address;  // ipconfig getifaddr
+  std::string en0_address, en1_address;  // ipconfig getifaddr, else ifconfig
 
   std::optional<bool> passwordless_sudo;  // unset when not probed
   std::string python_version, mlx_version;
