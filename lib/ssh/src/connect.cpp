@@ -33,10 +33,13 @@ std::string home() {
   return h ? h : "";
 }
 
+// What every connecting thread shares, read-only. local_user is looked up
+// once here: getpwuid() is not thread-safe.
 struct Plan {
   std::optional<std::filesystem::path> config_path;
   SshConfig config;
   const ConnectOptions& options;
+  std::string local_user;
 };
 
 void say(const ConnectOptions& o, const std::string& line) {
@@ -84,7 +87,7 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan)
   // "user@name" as ssh(1) takes it: Host patterns match the name part.
   auto at = host.rfind('@');
   std::string name = at == std::string::npos ? host : host.substr(at + 1);
-  HostConfig hc = plan.config.lookup(name, local_user());
+  HostConfig hc = plan.config.lookup(name, plan.local_user);
   hc.alias = host;
   if (at != std::string::npos) hc.user = host.substr(0, at);
   if (is_local_host(hc.host_name)) {
@@ -105,7 +108,7 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan)
   so.known_hosts_files = hc.known_hosts_files;
   if (so.known_hosts_files.empty())
     so.known_hosts_files = {home() + "/.ssh/known_hosts", home() + "/.ssh/known_hosts2"};
-  std::string user = hc.user.value_or(local_user());
+  std::string user = hc.user.value_or(plan.local_user);
   auto t0 = std::chrono::steady_clock::now();
   auto session = detail::SshSession::open(hc, user, so);
   auto ms =
@@ -126,7 +129,7 @@ SshConfig load_config(const std::optional<std::filesystem::path>& path) {
 
 Connections connect_all(const std::vector<std::string>& hosts, const ConnectOptions& options) {
   auto path = SshConfig::default_path(options.ssh_config);
-  Plan plan{path, load_config(path), options};
+  Plan plan{path, load_config(path), options, local_user()};
   // Distinct hosts, in first-seen order.
   std::vector<std::string> distinct;
   std::map<std::string, size_t> index;
