@@ -5,7 +5,8 @@
 # work done by `pdsh -R ssh` (one ssh process per host), measured in the
 # same run, interleaved, on the same test cluster (scripts/testcluster.sh).
 # Both do the full job: TCP connect, key exchange, host-key check, public-key
-# auth, exec, exit status.
+# auth, exec, exit status. A second table runs 5 commands in a row on 16
+# hosts, where distkit reuses each host's session and pdsh reconnects.
 #
 # Usage: bench/ssh_fanout.sh BUILD_DIR [REPEATS]   (root, Linux; default 7)
 # Prints a `#` preamble, one row per host count with the medians, the ratio
@@ -45,19 +46,37 @@ run_pdsh() {
     > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
   echo $(( $(ms) - t0 ))
 }
+# Five commands in a row on 16 hosts: distkit keeps one session per host
+# (--repeat 5), pdsh connects again for each command.
+run_distkit_seq() {
+  t0=$(ms)
+  "$TOOL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv 16)" --repeat 5 -- true > "$WORK/out" ||
+    { cat "$WORK/out" >&2; exit 1; }
+  echo $(( $(ms) - t0 ))
+}
+run_pdsh_seq() {
+  t0=$(ms)
+  for _ in 1 2 3 4 5; do
+    PDSH_SSH_ARGS_APPEND="-F $C/ssh_config" pdsh -R ssh -f 32 -w "$(hosts_csv 16)" true \
+      > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
+  done
+  echo $(( $(ms) - t0 ))
+}
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # Warm-up (page cache, sshd first fork) not counted.
 run_distkit 16 >/dev/null
 run_pdsh 16 >/dev/null
 
-for n in 1 4 8 16; do : > "$WORK/d$n"; : > "$WORK/p$n"; done
+for n in 1 4 8 16 seq; do : > "$WORK/d$n"; : > "$WORK/p$n"; done
 i=0
 while [ $i -lt "$REPEATS" ]; do
   for n in 1 4 8 16; do
     run_distkit $n >> "$WORK/d$n"
     run_pdsh $n >> "$WORK/p$n"
   done
+  run_distkit_seq >> "$WORK/dseq"
+  run_pdsh_seq >> "$WORK/pseq"
   i=$((i + 1))
 done
 
@@ -73,3 +92,8 @@ for n in 1 4 8 16; do
     "$(awk -v a="$d" -v b="$p" 'BEGIN {printf "%.2f", a / b}')" \
     "$(awk -v a="$d" -v b="$d1" 'BEGIN {printf "%.2f", a / b}')"
 done
+ds=$(median < "$WORK/dseq")
+ps=$(median < "$WORK/pseq")
+echo "# 5 commands in a row on 16 hosts (distkit reuses its sessions; pdsh reconnects)"
+printf '%6s %12s %10s %14s\n' hosts distkit_ms pdsh_ms distkit/pdsh
+printf '%6s %12s %10s %14s\n' 16x5 "$ds" "$ps" "$(awk -v a="$ds" -v b="$ps" 'BEGIN {printf "%.2f", a / b}')"
