@@ -4,6 +4,12 @@
 // binary when its ssh_config needs what libssh2 cannot do (ProxyJump,
 // ProxyCommand). Hosts are connected in parallel with a fan-out limit, and
 // every failure is collected per host instead of stopping at the first.
+//
+// Known limit of the SSH executors: a command's timeout or abort() closes its
+// channel and reports at once, but the remote process is not signalled
+// (libssh2 1.10 cannot send a channel signal, and sshd does not signal a
+// command whose channel closes). Callers that must stop remote processes run
+// a kill command (e.g. by process group recorded at launch).
 #pragma once
 
 #include <chrono>
