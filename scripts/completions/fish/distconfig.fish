@@ -1,0 +1,37 @@
+# fish completion for distconfig, generated from `distconfig --help` by scripts/completions/generate.sh;
+# do not edit: rebuild the tools and run scripts/completions/generate.sh BUILD_DIR.
+
+# Host names from ~/.ssh/config (Host lines, patterns skipped).
+function __distkit_ssh_config_hosts
+    test -r ~/.ssh/config; and awk 'tolower($1) == "host" { for (i = 2; i <= NF; i++) if ($i !~ /[*?!]/) print $i }' ~/.ssh/config
+end
+
+# Completes the last name of a comma-separated host list.
+function __distkit_host_list
+    set -l token (commandline -ct | string replace -r '^--[^=]*=' '')
+    set -l head (string match -r '^.*,' -- $token); or set head ''
+    for h in (__distkit_ssh_config_hosts)
+        echo $head$h
+    end
+end
+
+complete -c distconfig -f
+complete -c distconfig -s h -l help -d 'Print this help message and exit'
+complete -c distconfig -l version -d 'Display program version information and exit'
+complete -c distconfig -l hosts -x -a '(__distkit_host_list)' -d 'Comma-separated hosts (default 127.0.0.1)'
+complete -c distconfig -l hostfile -r -F -d 'Read the hosts from this hostfile'
+complete -c distconfig -l over -x -a 'thunderbolt ethernet' -d 'What to configure: thunderbolt or ethernet'
+complete -c distconfig -l backend -x -a 'ring jaccl jaccl-ring' -d 'ring, jaccl or jaccl-ring (default: automatic)'
+complete -c distconfig -l auto-setup -d 'Configure the hosts\' network (not built yet)'
+complete -c distconfig -l no-auto-setup -d 'Only print the network setup commands'
+complete -c distconfig -l dot -d 'Print the topology as a Graphviz DOT graph and exit'
+complete -c distconfig -l matrix -d 'Print the cable count matrix and exit'
+complete -c distconfig -l output-hostfile -l output -r -F -d 'Write the hostfile here (atomically) instead of stdout'
+complete -c distconfig -l env -x -d 'KEY=VALUE for the ranks (repeatable)'
+complete -c distconfig -l ignore-unreachable -d 'Go on with the reachable hosts'
+complete -c distconfig -l verbose -d 'Say what is being done on stderr'
+complete -c distconfig -l ssh-config -r -F -d 'ssh_config file to use'
+complete -c distconfig -l save-probes -x -a '(__fish_complete_directories)' -d 'Save every host\'s raw probe output here'
+complete -c distconfig -l from-probes -x -a '(__fish_complete_directories)' -d 'Replay probes saved with --save-probes (no SSH)'
+complete -c distconfig -l check -d 'Print a readiness report and a verdict per backend'
+complete -c distconfig -l json -d 'Machine-readable report on stdout'

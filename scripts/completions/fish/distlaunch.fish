@@ -1,0 +1,45 @@
+# fish completion for distlaunch, generated from `distlaunch --help` by scripts/completions/generate.sh;
+# do not edit: rebuild the tools and run scripts/completions/generate.sh BUILD_DIR.
+
+# Host names from ~/.ssh/config (Host lines, patterns skipped).
+function __distkit_ssh_config_hosts
+    test -r ~/.ssh/config; and awk 'tolower($1) == "host" { for (i = 2; i <= NF; i++) if ($i !~ /[*?!]/) print $i }' ~/.ssh/config
+end
+
+# Completes the last name of a comma-separated host list.
+function __distkit_host_list
+    set -l token (commandline -ct | string replace -r '^--[^=]*=' '')
+    set -l head (string match -r '^.*,' -- $token); or set head ''
+    for h in (__distkit_ssh_config_hosts)
+        echo $head$h
+    end
+end
+
+complete -c distlaunch -s h -l help -d 'Print this help message and exit'
+complete -c distlaunch -l version -d 'Display program version information and exit'
+complete -c distlaunch -l hosts -x -a '(__distkit_host_list)' -d 'Comma-separated hosts (names or IPs)'
+complete -c distlaunch -s n -l repeat-hosts -x -d 'Ranks per host (in place: a,a,b,b)'
+complete -c distlaunch -l hostfile -r -F -d 'MLX hostfile (JSON)'
+complete -c distlaunch -l backend -x -a 'ring jaccl jaccl-ring nccl mpi' -d 'ring, jaccl, jaccl-ring, nccl or mpi'
+complete -c distlaunch -l env -x -d 'KEY=VALUE for every rank (repeatable)'
+complete -c distlaunch -l mpi-arg -x -d 'Extra argument for mpirun (repeatable)'
+complete -c distlaunch -l connections-per-ip -x -d 'Ring connections per address'
+complete -c distlaunch -s p -l starting-port -x -d 'First port of the ring/coordinator'
+complete -c distlaunch -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory on every host (must exist)'
+complete -c distlaunch -l nccl-port -x -d 'NCCL coordinator port'
+complete -c distlaunch -l python -x -a '(__fish_complete_command)' -d 'Interpreter for *.py commands'
+complete -c distlaunch -l verbose -d 'Say what happens'
+complete -c distlaunch -l print-python -d 'Print the interpreter used and exit'
+complete -c distlaunch -l ssh-config -r -F -d 'ssh_config file to read'
+complete -c distlaunch -l accept-new-host-keys -d 'Accept unknown host keys (never changed ones)'
+complete -c distlaunch -l dry-run -d 'Print the plan (rank, host, env, remote command) and exit'
+complete -c distlaunch -l json -d 'Machine-readable --dry-run output'
+complete -c distlaunch -l tag-output -d 'Prefix every output line with [rank]'
+complete -c distlaunch -l log-dir -x -a '(__fish_complete_directories)' -d 'Also write rank-N.log files (and the manifest) here'
+complete -c distlaunch -l record -x -a '(__fish_complete_directories)' -d 'Write the run manifest (manifest.json) here'
+complete -c distlaunch -l stdin-rank -x -d 'Give stdin to this rank only (default: all)'
+complete -c distlaunch -l grace -x -d 'Seconds between SIGTERM and SIGKILL (default 3)'
+complete -c distlaunch -l timeout -x -d 'Stop the job after this many seconds'
+complete -c distlaunch -l exit-window -x -d 'Seconds the other ranks get after one exits 0 (default 60, 0 = forever)'
+complete -c distlaunch -l connect-timeout -x -d 'Seconds to reach each host (default 10)'
+complete -c distlaunch -l no-preflight -d 'Skip the checks before the start'
