@@ -1,0 +1,11 @@
+# Install and packaging tests: a clean-prefix install used by an
+# out-of-tree program (find_package and pkg-config) under distlaunch, the
+# Debian package unpacked into a throwaway root, and the shell completions
+# (fresh against the tools' --help, and working in bash, zsh and fish).
+distkit_integration_test(install_consumer install_consumer.sh)
+distkit_integration_test(install_deb install_deb.sh)
+distkit_integration_test(install_completions install_completions.sh)
+set_tests_properties(integration.install_consumer integration.install_deb PROPERTIES TIMEOUT 300)
+add_test(NAME doc.completions
+         COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/completions/generate.sh --check ${PROJECT_BINARY_DIR})
+set_tests_properties(doc.completions PROPERTIES LABELS doc SKIP_RETURN_CODE 77)

@@ -1,0 +1,66 @@
+# A clean-prefix install is usable on its own: every file lands in its
+# standard place, the installed tools run without LD_LIBRARY_PATH, an
+# out-of-tree program finds the package (find_package and pkg-config),
+# links the runtime and all-reduces across 4 local ranks started by the
+# installed distlaunch, and `uninstall` removes every installed file.
+. "$(dirname "$0")/install_lib.sh"
+P="$WORK/prefix"
+install_to "$P"
+
+# ---- the standard places --------------------------------------------------
+for f in bin/distconfig bin/distlaunch bin/distbench \
+         include/distkit/distkit.h include/distkit/runtime/group.hpp \
+         include/distkit/runtime/config.hpp include/distkit/runtime/types.hpp \
+         include/distkit/runtime/half.hpp \
+         lib/cmake/distkit/distkitConfig.cmake lib/cmake/distkit/distkitConfigVersion.cmake \
+         lib/cmake/distkit/distkitTargets.cmake lib/pkgconfig/distkit.pc \
+         share/man/man5/distkit-hostfile.5 \
+         share/bash-completion/completions/distlaunch share/zsh/site-functions/_distlaunch \
+         share/fish/vendor_completions.d/distlaunch.fish; do
+  expect_file "$P/$f"
+done
+for page in "$SRC"/man/*.[1-9]; do
+  name=$(basename "$page")
+  expect_file "$P/share/man/man${name##*.}/$name"
+done
+[ -e "$P/lib/libdistkit.so" ] || [ -e "$P/lib/libdistkit.dylib" ] || fail "libdistkit not installed in lib/"
+expect_eq "$(find "$P/include" -type f | grep -c -e rendezvous -e transport -e algorithms || true)" 0 \
+  "internal runtime headers installed"
+v=$(env -u LD_LIBRARY_PATH "$P/bin/distconfig" --version)
+expect_eq "$v" "distconfig 0.1.0" "installed distconfig --version"
+env -u LD_LIBRARY_PATH "$P/bin/distbench" --version >/dev/null || fail "installed distbench does not start"
+
+# ---- an out-of-tree program, two ways ----------------------------------
+cmake -S "$SRC/tests/install/consumer" -B "$WORK/cbuild" -DCMAKE_PREFIX_PATH="$P" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$WORK/consumer.log" 2>&1 &&
+  cmake --build "$WORK/cbuild" >>"$WORK/consumer.log" 2>&1 ||
+  { cat "$WORK/consumer.log" >&2; fail "find_package(distkit) consumer does not build"; }
+grep -q "distkit_DIR:PATH=$P/lib/cmake/distkit" "$WORK/cbuild/CMakeCache.txt" ||
+  fail "find_package(distkit) did not use the installed package"
+
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+expect_eq "$(pkg-config --modversion distkit)" "0.1.0" "pkg-config --modversion"
+# shellcheck disable=SC2046
+${CXX:-c++} -std=c++17 -o "$WORK/app-pc" "$SRC/tests/install/consumer/app.cpp" \
+  $(pkg-config --cflags --libs distkit) -Wl,-rpath,"$P/lib" 2>"$WORK/pc.log" ||
+  { cat "$WORK/pc.log" >&2; fail "pkg-config consumer does not build"; }
+
+# ---- 4 local ranks under the installed distlaunch -----------------------
+printf '%s\n' '{"backend": "ring", "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
+  >"$WORK/hostfile.json"
+port=$(free_port)
+for app in "$WORK/cbuild/app" "$WORK/app-pc"; do
+  rc=0
+  env -u LD_LIBRARY_PATH "$P/bin/distlaunch" --hostfile "$WORK/hostfile.json" -n 4 -p "$port" \
+    --timeout 60 --tag-output -- "$app" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  [ "$rc" = 0 ] || { cat "$WORK/out" "$WORK/err" >&2; fail "$app under distlaunch exited $rc"; }
+  for r in 0 1 2 3; do expect_line "$WORK/out" "[$r] ok"; done
+  port=$((port + 8))
+done
+
+# ---- uninstall removes what install wrote --------------------------------
+cmake -P "$BUILD/distkit_uninstall.cmake" >"$WORK/uninstall.log" 2>&1 ||
+  { cat "$WORK/uninstall.log" >&2; fail "uninstall failed"; }
+left=$(find "$P" \( -type f -o -type l \) | sed "s|^$P/||")
+[ -z "$left" ] || fail "uninstall left files: $left"
+echo PASS
