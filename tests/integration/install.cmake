@@ -5,6 +5,7 @@
 distkit_integration_test(install_consumer install_consumer.sh)
 distkit_integration_test(install_deb install_deb.sh)
 distkit_integration_test(install_completions install_completions.sh)
+distkit_integration_test(install_formula install_formula.sh)
 set_tests_properties(integration.install_consumer integration.install_deb PROPERTIES TIMEOUT 300)
 add_test(NAME doc.completions
          COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/completions/generate.sh --check ${PROJECT_BINARY_DIR})
