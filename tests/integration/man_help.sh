@@ -1,0 +1,47 @@
+# Each tool's man page documents exactly the options its --help lists:
+# every option name (long and short) of `TOOL --help` appears in a term of
+# the OPTIONS section of man/TOOL.1.md, and every option named there exists
+# in --help. The generated roff must also be fresh (doc.man_pages checks
+# that), so the installed page follows. Exit 77 when the tools are not built.
+set -eu
+SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
+BUILD=${1:-${DISTKIT_BUILD_DIR:?give the build directory}}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/distkit-man-help.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# Option names in a CLI11 --help text (the Options: section), one per line.
+help_options() {
+  awk '/^[A-Za-z][A-Za-z ]*:$/ { section = $0; next }
+       section == "Options:" && /^  -/ {
+         names = $1; n = split(names, p, ","); for (i = 1; i <= n; i++) print p[i] }' | sort -u
+}
+
+# Option names in the terms (the line before ": ...") of a page's OPTIONS.
+page_options() {
+  awk '/^## / { in_opts = ($0 == "## OPTIONS"); next }
+       in_opts && /^: / { term = prev
+         while (match(term, /`--?[A-Za-z0-9][A-Za-z0-9_-]*/)) {
+           print substr(term, RSTART + 1, RLENGTH - 1); term = substr(term, RSTART + RLENGTH) } }
+       { prev = $0 }' "$1" | sort -u
+}
+
+status=0
+for tool in distconfig distlaunch distbench; do
+  bin="$BUILD/apps/$tool"
+  page="$SRC/man/$tool.1.md"
+  [ -x "$bin" ] || { echo "SKIP: $bin not built"; exit 77; }
+  [ -f "$page" ] || { echo "FAIL: $page missing" >&2; status=1; continue; }
+  "$bin" --help | help_options >"$WORK/help"
+  page_options "$page" >"$WORK/page"
+  [ -s "$WORK/help" ] || { echo "FAIL: no options parsed from $tool --help" >&2; status=1; continue; }
+  for o in $(comm -23 "$WORK/help" "$WORK/page"); do
+    echo "FAIL: $tool: $o is in --help but not in the OPTIONS of man/$tool.1.md" >&2
+    status=1
+  done
+  for o in $(comm -13 "$WORK/help" "$WORK/page"); do
+    echo "FAIL: $tool: man/$tool.1.md documents $o, which --help does not list" >&2
+    status=1
+  done
+done
+[ "$status" = 0 ] && echo PASS
+exit "$status"
