@@ -19,4 +19,15 @@ t0=$(now_ms)
 elapsed=$(( $(now_ms) - t0 ))
 expect_line "$WORK/out2" "h2: error timed out after 500 ms"
 [ "$elapsed" -lt 3000 ] || fail "timeout took $elapsed ms"
+# The server dropping an idle session: the next command on it fails with a
+# clear message, and the idle session does not spin (CPU time stays low).
+( sleep 1; "$CLUSTER" exec "$C" 2 -- pkill -KILL -f 'sshd: root' ) &
+rc=0
+/usr/bin/time -f '%U %S' -o "$WORK/cpu" "$TOOL" --ssh-config "$C/ssh_config" --hosts h2 \
+  --repeat 2 --pause-ms 3000 -- hostname > "$WORK/out3" || rc=$?
+wait
+[ "$rc" = 1 ] || fail "expected exit 1 after the server went away, got $rc"
+expect_line "$WORK/out3" "h2: out: h2"
+expect_line "$WORK/out3" "h2: error connection to h2 lost: the server closed the connection"
+awk '{ if ($1 + $2 > 0.5) exit 1 }' "$WORK/cpu" || fail "idle session used $(cat "$WORK/cpu") s of CPU"
 echo "PASS"

@@ -52,6 +52,14 @@ bool session_fatal(int rc) {
          rc == LIBSSH2_ERROR_KEX_FAILURE || rc == LIBSSH2_ERROR_PROTO;
 }
 
+// Why a session became unusable, in words a user can act on.
+std::string fatal_message(LIBSSH2_SESSION* s, int rc) {
+  if (rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_DISCONNECT)
+    return "the server closed the connection";
+  if (rc == LIBSSH2_ERROR_SOCKET_SEND) return "cannot send to the server (connection reset)";
+  return last_error(s);
+}
+
 enum class Stage { open, exec, run, close, wait_closed, free };
 
 }  // namespace
@@ -236,7 +244,7 @@ bool SessionCore::step(Chan& c) {
         int err = libssh2_session_last_errno(s_);
         if (err == LIBSSH2_ERROR_EAGAIN) return false;
         opening_ = nullptr;
-        if (session_fatal(err)) throw ConnectFailure("protocol", last_error(s_));
+        if (session_fatal(err)) throw ConnectFailure("protocol", fatal_message(s_, err));
         c.result.error = "cannot open an SSH channel on " + alias + ": " + last_error(s_);
         c.stage = Stage::free;
         return true;
@@ -250,7 +258,7 @@ bool SessionCore::step(Chan& c) {
       int rc = libssh2_channel_exec(c.ch, wrapped.c_str());
       if (rc == LIBSSH2_ERROR_EAGAIN) return false;
       if (rc < 0) {
-        if (session_fatal(rc)) throw ConnectFailure("protocol", last_error(s_));
+        if (session_fatal(rc)) throw ConnectFailure("protocol", fatal_message(s_, rc));
         c.result.error = "cannot start the command on " + alias + ": " + last_error(s_);
         c.stage = Stage::close;
         return true;
@@ -321,7 +329,7 @@ bool SessionCore::step_run(Chan& c) {
       ssize_t n = libssh2_channel_read_ex(c.ch, stream, buf, sizeof buf);
       if (n <= 0) {
         if (n < 0 && n != LIBSSH2_ERROR_EAGAIN && session_fatal(static_cast<int>(n)))
-          throw ConnectFailure("protocol", last_error(s_));
+          throw ConnectFailure("protocol", fatal_message(s_, static_cast<int>(n)));
         break;
       }
       progressed = true;
@@ -382,7 +390,7 @@ void SessionCore::loop() {
         int next = 0;
         int rc = libssh2_keepalive_send(s_, &next);
         if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
-          throw ConnectFailure("protocol", last_error(s_));
+          throw ConnectFailure("protocol", fatal_message(s_, rc));
         auto silent = Clock::now() - std::max(last_rx_, busy_since_);
         if (silent > keepalive_ * keepalive_max_)
           throw ConnectFailure(
@@ -398,7 +406,11 @@ void SessionCore::loop() {
     short ev = POLLIN;
     if (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) ev |= POLLOUT;
     fds[1] = {sock_, ev, 0};
-    ::poll(fds, dead_.empty() ? 2 : 1, poll_timeout_ms(progressed));
+    // Idle, the socket is not watched: unread bytes (a late keepalive reply,
+    // the server going away) would keep it readable and spin this loop; the
+    // next command reads them.
+    bool watch_socket = dead_.empty() && !active_.empty();
+    ::poll(fds, watch_socket ? 2 : 1, watch_socket ? poll_timeout_ms(progressed) : -1);
     char sink[256];
     while (::read(wake_r_.get(), sink, sizeof sink) > 0) {
     }

@@ -28,13 +28,15 @@ struct Args {
   std::string command = "true";
   std::chrono::milliseconds timeout{0};
   int repeat = 1;
+  std::chrono::milliseconds pause{0};  // between repeats, sessions idle
   std::string stdin_data;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "ssh_tool: error: " << why
             << "\nusage: ssh_tool [--ssh-config F] [--accept-new] [--connect-timeout MS]"
-               " [--keepalive MS] [--fanout N] [--timeout MS] [--repeat K] [--stdin TEXT]"
+               " [--keepalive MS] [--fanout N] [--timeout MS] [--repeat K] [--pause-ms MS]"
+               " [--stdin TEXT]"
                " [--verbose] (--hosts a,b,c | --hostfile FILE) -- COMMAND\n";
   std::exit(2);
 }
@@ -59,6 +61,8 @@ Args parse(int argc, char** argv) {
       a.connect.fanout = std::stoi(value());
     else if (s == "--timeout")
       a.timeout = std::chrono::milliseconds(std::stoi(value()));
+    else if (s == "--pause-ms")
+      a.pause = std::chrono::milliseconds(std::stoi(value()));
     else if (s == "--repeat")
       a.repeat = std::stoi(value());
     else if (s == "--stdin")
@@ -106,6 +110,7 @@ int main(int argc, char** argv) {
     std::cout << e.host << ": connect-error " << e.kind << ": " << e.message << "\n";
   bool all_ok = c.errors.empty();
   for (int round = 0; round < a.repeat; ++round) {
+    if (round > 0) std::this_thread::sleep_for(a.pause);
     std::vector<std::thread> threads;
     std::vector<char> ok(c.executors.size(), 0);
     for (size_t i = 0; i < c.executors.size(); ++i) {
