@@ -1,7 +1,8 @@
 # The Debian package: `cpack -G DEB` builds it from the build tree, its
 # Depends (from dpkg-shlibdeps) name packages that exist on this Debian
-# system, and unpacked into a throwaway root with `dpkg -x` (the real system
-# is not touched) its distconfig runs and every file sits under /usr.
+# system, apt would install it here (simulated, nothing changes), and
+# unpacked into a throwaway root with `dpkg -x` its distconfig runs and
+# every file sits under /usr.
 . "$(dirname "$0")/install_lib.sh"
 command -v dpkg-deb >/dev/null 2>&1 && command -v cpack >/dev/null 2>&1 ||
   { echo "SKIP: dpkg-deb or cpack not available (not a Debian system)"; exit 77; }
@@ -23,6 +24,12 @@ done
 echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | while read -r dep; do
   dpkg-query -W "$dep" >/dev/null 2>&1 || fail "Depends names $dep, which is not installed here"
 done
+
+# apt resolves it against this system without installing (-s: simulate).
+if command -v apt-get >/dev/null 2>&1; then
+  apt-get install -s "$deb" >"$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log" >&2; fail "apt-get cannot install $deb"; }
+  grep -q '^Inst distkit ' "$WORK/apt.log" || { cat "$WORK/apt.log" >&2; fail "apt-get would not install distkit"; }
+fi
 
 ROOT="$WORK/root"
 dpkg-deb -x "$deb" "$ROOT"
