@@ -59,6 +59,8 @@ for app in "$WORK/cbuild/app" "$WORK/app-pc"; do
 done
 
 # ---- uninstall removes what install wrote --------------------------------
+outside=$(grep -v "^$P/" "$MANIFEST" || true)
+[ -z "$outside" ] || fail "install_manifest.txt lists files outside the test prefix: $outside"
 cmake -P "$BUILD/distkit_uninstall.cmake" >"$WORK/uninstall.log" 2>&1 ||
   { cat "$WORK/uninstall.log" >&2; fail "uninstall failed"; }
 left=$(find "$P" \( -type f -o -type l \) | sed "s|^$P/||")
