@@ -28,6 +28,12 @@ foreach(tool distconfig distlaunch distbench)
 endforeach()
 
 # ---- the runtime library, its headers and its package config -------------
+# macOS: an absolute install name, so programs built against an installed
+# libdistkit (pkg-config included) load it without an rpath, as Homebrew
+# expects.
+if(APPLE)
+  set_target_properties(distkit_runtime PROPERTIES INSTALL_NAME_DIR "${CMAKE_INSTALL_FULL_LIBDIR}")
+endif()
 install(TARGETS distkit_runtime EXPORT distkitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
