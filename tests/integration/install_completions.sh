@@ -71,6 +71,7 @@ if command -v zsh >/dev/null 2>&1 && zsh -f -c 'zmodload zsh/zpty' 2>/dev/null; 
   expect_eq "$(zsh_complete 'distbench --op ')" "max min prod sum" "zsh: choices from the help text"
   zsh_complete 'distlaunch --hostf' | grep -q -- '--hostfile' || fail "zsh: options"
   expect_eq "$(zsh_complete 'distlaunch --hostfile cl')" "cluster.json" "zsh: hostfile path"
+  zsh_complete 'distlaunch -n 2 -- ech' | tr ' ' '\n' | grep -qx echo || fail "zsh: no command completed after --"
   for t in distconfig distlaunch distbench; do
     zsh -f -n "$COMP/zsh/_$t" || fail "zsh: syntax error in _$t"
   done
