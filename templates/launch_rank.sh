@@ -65,16 +65,19 @@ fi
 : >"$d/hb"
 mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
 # The command gets a process group of its own: job control where the shell
-# offers it without a terminal (bash, macOS sh), else setsid(1) (Linux), else
-# perl's setpgrp (both platforms ship perl).
+# offers it without a terminal (bash, macOS sh). dash has none and starts
+# background commands with SIGINT/SIGQUIT ignored, which no trap can undo:
+# perl (on every Mac and Debian) makes the group and restores them; setsid(1)
+# is the last resort (group, but Ctrl-C then reaches the rank only as TERM).
 set -m 2>/dev/null
 case $- in
   *m*) {{command|raw}} <"$d/stdin" &
        pid=$!; set +m ;;
-  *) if command -v setsid >/dev/null 2>&1; then
-       setsid {{command|raw}} <"$d/stdin" &
+  *) if command -v perl >/dev/null 2>&1; then
+       perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
+                exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin" &
      else
-       perl -e 'setpgrp(0, 0); exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin" &
+       setsid {{command|raw}} <"$d/stdin" &
      fi
      pid=$! ;;
 esac

@@ -1,0 +1,99 @@
+// Smaller pieces of distlaunch: Slurm node lists, the mpirun command line,
+// the dry-run plan, the run manifest and line assembly.
+#include <nlohmann/json.hpp>
+
+#include "catch.hpp"
+#include "distkit/launch/dry_run.hpp"
+#include "distkit/launch/manifest.hpp"
+#include "distkit/launch/mpi.hpp"
+#include "distkit/launch/output.hpp"
+#include "distkit/launch/slurm.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/sha256.hpp"
+#include "job_fixture.hpp"
+
+using namespace distkit;
+using namespace distkit::launch;
+
+TEST_CASE("Slurm node lists expand ranges, padding and several groups", "[launch][slurm]") {
+  CHECK(expand_slurm_nodelist("n[1-3,7],gpu[01-02]x,login") ==
+        std::vector<std::string>{"n1", "n2", "n3", "n7", "gpu01x", "gpu02x", "login"});
+  CHECK(expand_slurm_nodelist("r[1-2]n[1-2]") ==
+        std::vector<std::string>{"r1n1", "r1n2", "r2n1", "r2n2"});
+}
+
+TEST_CASE("a malformed Slurm node list is refused", "[launch][slurm]") {
+  try {
+    expand_slurm_nodelist("n[1-3");
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(describe(e) ==
+          "SLURM_JOB_NODELIST: cannot expand 'n[1-3': unbalanced '['; give the hosts with "
+          "--hosts or --hostfile");
+  }
+}
+
+TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
+          "[launch][mpi]") {
+  hostfile::Hostfile hf;
+  hf.hosts.push_back({"a", {}, {}});
+  LaunchOptions o;
+  o.backend = "mpi";
+  o.command = {"python3", "job.py"};
+  o.env = {"K=V"};
+  o.mpi_args = {"--bind-to", "none"};
+  Plan plan = build_plan(hf, o, nullptr, "j1");
+  CHECK(mpirun_argv(plan, o, "/tmp/h") ==
+        std::vector<std::string>{"mpirun", "--hostfile", "/tmp/h", "-np", "1", "-x",
+                                 "DISTKIT_WORLD_SIZE=1", "-x", "DISTKIT_JOB_ID=j1", "-x", "K=V",
+                                 "--bind-to", "none", "python3", "job.py"});
+}
+
+TEST_CASE("the dry run shows every rank, its environment and never the secret",
+          "[launch][dry-run]") {
+  Plan plan = test::local_plan(2, {"echo", "hi there"});
+  std::string text = render_plan_text(plan, WrapperSettings{});
+  CHECK(text.find("rank 1 -> localhost (local rank 1 of 2)\n") != std::string::npos);
+  CHECK(text.find("  MLX_HOSTFILE=$DISTLAUNCH_TMP/ring.json\n") != std::string::npos);
+  CHECK(text.find("  MLX_RANK=1\n") != std::string::npos);
+  CHECK(text.find("# command: echo 'hi there'\n") != std::string::npos);
+  auto j = nlohmann::json::parse(render_plan_json(plan, WrapperSettings{}));
+  CHECK(j["ranks"][1]["env"]["MLX_RANK"] == "1");
+  CHECK(j["ranks"][0]["files"]["ring.json"] ==
+        R"([["127.0.0.1:32323"], ["127.0.0.1:32324"]])");
+  CHECK(j["ranks"][0]["remote_command"].get<std::string>().find("echo 'hi there'") !=
+        std::string::npos);
+}
+
+TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
+          "[launch][manifest]") {
+  Plan plan = test::local_plan(2, {"sh", "-c", "exit $MLX_RANK"});
+  auto so = test::quiet_options();
+  so.secret = "deadbeefcafe";
+  auto run = test::run_local(plan, so);
+  LaunchOptions o;
+  o.hostfile = "/x/hosts.json";
+  PreflightReport facts;
+  facts.hosts["localhost"].os = "Linux 6.1 x86_64";
+  std::string text = render_manifest({o, plan, facts, run.result, std::string("[]")});
+  CHECK(text.find("deadbeefcafe") == std::string::npos);
+  auto j = nlohmann::json::parse(text);
+  CHECK(j["hostfile"]["sha256"] == sha256_hex("[]"));
+  CHECK(j["exit_code"] == 1);
+  CHECK(j["ranks"][1]["exit_status"] == 1);
+  CHECK(j["ranks"][1]["host"] == "localhost");
+  CHECK(j["ranks"][1]["pid"].get<int>() > 0);
+  CHECK(j["ranks"][0]["env"]["MLX_RANK"] == "0");
+  CHECK(j["hosts"]["localhost"]["os"] == "Linux 6.1 x86_64");
+}
+
+TEST_CASE("line assembly joins chunks and never splits a line", "[launch][output]") {
+  LineAssembler a;
+  std::vector<std::string> lines;
+  auto emit = [&](std::string_view l) { lines.emplace_back(l); };
+  a.feed("ab", emit);
+  a.feed("c\nde\nf", emit);
+  CHECK(lines == std::vector<std::string>{"abc\n", "de\n"});
+  a.flush(emit);
+  CHECK(lines.back() == "f\n");
+}
