@@ -114,7 +114,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION net)
 # Library dependencies come from dpkg-shlibdeps on the packaged binaries
 # (libssh2-1, libfmt9, libspdlog1.1, libstdc++6, libc6 on Debian 12);
 # openssh-client is what distlaunch falls back to for ProxyJump.
+# procps: the rank wrapper distlaunch runs on each host uses ps(1), which a
+# minimal Debian root (debootstrap --variant=minbase, containers) lacks.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "procps")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openssh-client")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION

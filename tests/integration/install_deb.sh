@@ -16,9 +16,10 @@ expect_eq "$(dpkg-deb -f "$deb" Package)" distkit "Package field"
 expect_eq "$(dpkg-deb -f "$deb" Version)" 0.1.0 "Version field"
 
 # Every dependency is a real package here (so the .deb installs on this CI
-# system), and the libraries the tools link are among them.
+# system), the libraries the tools link are among them, and procps (ps for
+# the rank wrapper on minimal roots).
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libssh2-1 libstdc++6 libc6; do
+for lib in libssh2-1 libstdc++6 libc6 procps; do
   echo "$depends" | grep -q "\\b$lib\\b" || fail "Depends lacks $lib: $depends"
 done
 echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | while read -r dep; do
