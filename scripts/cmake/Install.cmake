@@ -112,7 +112,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 
 # Library dependencies come from dpkg-shlibdeps on the packaged binaries
-# (libssh2-1, libfmt9, libspdlog1.1, libstdc++6, libc6 on Debian 12);
+# (on Debian 12: libc6, libfmt9, libgcc-s1, libssh2-1, libstdc++6);
 # openssh-client is what distlaunch falls back to for ProxyJump.
 # procps: the rank wrapper distlaunch runs on each host uses ps(1), which a
 # minimal Debian root (debootstrap --variant=minbase, containers) lacks.
