@@ -71,7 +71,10 @@ bool pump_send(Ctx& c, int idx, Stream& s) {
     size_t body_left = std::min(s.len - s.body_done, size_t{1} << 30);
     if (body_left > 0) v[n++] = {s.buf + s.body_done, body_left};
     ssize_t put = send_vec(s.conn->fd, v, n);
-    if (would_block(put)) return moved;
+    if (would_block(put)) {
+      s.blocked = errno != EINTR;
+      return moved;
+    }
     if (put < 0) io_failure(c, s, errno, false);
     auto p = static_cast<size_t>(put);
     size_t h = std::min(p, kFrameHeaderSize - s.hdr_done);
@@ -102,7 +105,10 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
     } else {
       got = recv_some(s.conn->fd, s.buf + s.body_done, s.len - s.body_done);
     }
-    if (would_block(got)) return moved;
+    if (would_block(got)) {
+      s.blocked = errno != EINTR;
+      return moved;
+    }
     if (got <= 0) io_failure(c, s, errno, got == 0);
     moved = true;
     if (s.hdr_done < kFrameHeaderSize) {
@@ -163,17 +169,21 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
     for (int i = 0; i < n; ++i) {
       Stream& s = streams[i];
       if (s.next >= s.count) continue;
-      bool m = s.is_send ? pump_send(c, i, s) : pump_recv(c, i, s);
-      if (m) s.last_progress = last_any = Clock::now();
-      moved |= m;
+      if (!s.blocked) {  // skip sockets known to be full/empty: no wasted syscalls
+        bool m = s.is_send ? pump_send(c, i, s) : pump_recv(c, i, s);
+        if (m) s.last_progress = last_any = Clock::now();
+        moved |= m;
+      }
       pending |= s.next < s.count;
     }
     if (!pending) return;
     if (moved) continue;
     int k = 0;
+    int owner[kMaxStreams];
     for (int i = 0; i < n; ++i) {
       Stream& s = streams[i];
       if (s.next >= s.count || (s.is_send && !s.active)) continue;
+      owner[k] = i;
       fds[k++] = {s.conn->fd, static_cast<short>(s.is_send ? POLLOUT : POLLIN), 0};
     }
     if (k == 0) throw Error(ErrorCode::system, "internal error: plan waits on nothing");
@@ -183,6 +193,8 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
     int rc = poll(fds, static_cast<nfds_t>(k), static_cast<int>(left.count()) + 1);
     if (rc < 0 && errno != EINTR)
       mesh.fail(ErrorCode::system, std::string("poll: ") + std::strerror(errno), -1);
+    for (int j = 0; j < k; ++j)  // ready (or hung up/errored: the next I/O says which)
+      if (fds[j].revents != 0) streams[owner[j]].blocked = false;
   }
 }
 

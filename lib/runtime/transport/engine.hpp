@@ -30,6 +30,7 @@ struct Stream {
   size_t len = 0;
   size_t hdr_done = 0;
   size_t body_done = 0;
+  bool blocked = false;  // last I/O hit EAGAIN: wait for poll() to say ready
   FrameBytes hdr{};
   std::chrono::steady_clock::time_point last_progress{};
 };
