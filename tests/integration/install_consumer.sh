@@ -1,8 +1,10 @@
 # A clean-prefix install is usable on its own: every file lands in its
-# standard place, the installed tools run without LD_LIBRARY_PATH, an
-# out-of-tree program finds the package (find_package and pkg-config),
-# links the runtime and all-reduces across 4 local ranks started by the
-# installed distlaunch, and `uninstall` removes every installed file.
+# standard place, the installed tools run without LD_LIBRARY_PATH, each
+# shell's loader (bash-completion, zsh compinit, fish) finds the installed
+# completions, an out-of-tree program finds the package (find_package and
+# pkg-config), links the runtime and all-reduces across 4 local ranks
+# started by the installed distlaunch, and `uninstall` removes every
+# installed file.
 . "$(dirname "$0")/install_lib.sh"
 P="$WORK/prefix"
 install_to "$P"
@@ -29,6 +31,23 @@ expect_eq "$(find "$P/include" -type f | grep -c -e rendezvous -e transport -e a
 v=$(env -u LD_LIBRARY_PATH "$P/bin/distconfig" --version)
 expect_eq "$v" "distconfig 0.1.0" "installed distconfig --version"
 env -u LD_LIBRARY_PATH "$P/bin/distbench" --version >/dev/null || fail "installed distbench does not start"
+
+# ---- each shell's own loader finds the installed completions -----------
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+  c=$(PATH="$P/bin:$PATH" XDG_DATA_DIRS="$P/share:/usr/share" bash --norc --noprofile -c \
+    '. /usr/share/bash-completion/bash_completion; _completion_loader distlaunch; complete -p distlaunch' 2>&1)
+  expect_eq "$c" "complete -o filenames -F _distkit_distlaunch distlaunch" "bash-completion loader"
+fi
+if command -v zsh >/dev/null 2>&1; then
+  c=$(HOME="$WORK" zsh -f -c "fpath=($P/share/zsh/site-functions \$fpath); autoload -Uz compinit;
+      compinit -u -d $WORK/zcompdump; print -r -- \$_comps[distlaunch]" 2>&1)
+  expect_eq "$c" "_distlaunch" "zsh compinit"
+fi
+if command -v fish >/dev/null 2>&1; then
+  c=$(PATH="$P/bin:$PATH" XDG_CONFIG_HOME="$WORK/xdg" XDG_DATA_HOME="$WORK/xdg" XDG_DATA_DIRS="$P/share:/usr/share" \
+    fish -c 'complete -C "distlaunch --hostf"' 2>&1 | cut -f1)
+  expect_eq "$c" "--hostfile" "fish vendor completions"
+fi
 
 # ---- an out-of-tree program, two ways ----------------------------------
 cmake -S "$SRC/tests/install/consumer" -B "$WORK/cbuild" -DCMAKE_PREFIX_PATH="$P" \
