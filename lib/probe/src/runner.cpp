@@ -30,7 +30,22 @@ std::string describe_exit(const ssh::ExitInfo& e) {
   return "the probe exited with status " + std::to_string(e.exit_status);
 }
 
-ProbeResult probe_one(ssh::Executor& ex, const std::string& host,
+bool ip_literal(const std::string& h) {
+  return !h.empty() && h.find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos &&
+         (h.find('.') != std::string::npos || h.find(':') != std::string::npos);
+}
+
+// Whom a host should find its route to. Remote hosts: the launcher, taken
+// from $SSH_CONNECTION by the script (""). This machine: the address the
+// user named it by; 127.0.0.1 when every host is local; else unknown (a
+// loopback address would be wrong for the other hosts).
+std::string launcher_for(const ssh::Executor& ex, const std::string& host, bool all_local) {
+  if (!ex.is_local()) return "";
+  if (ip_literal(host)) return host;
+  return all_local ? "127.0.0.1" : "";
+}
+
+ProbeResult probe_one(ssh::Executor& ex, const std::string& host, const std::string& launcher,
                       std::chrono::milliseconds timeout) {
   ProbeResult r;
   r.host = host;
@@ -38,7 +53,7 @@ ProbeResult probe_one(ssh::Executor& ex, const std::string& host,
   ssh::RunOptions opts;
   opts.stdin_data = probe_script();
   opts.timeout = timeout;
-  auto res = ex.run(probe_command(boundary, ex.is_local() ? "127.0.0.1" : ""), opts);
+  auto res = ex.run(probe_command(boundary, launcher), opts);
   r.raw = std::move(res.out);
   try {
     Capture c = parse_capture(r.raw, host);
@@ -72,6 +87,8 @@ std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Execu
                                     std::chrono::milliseconds timeout) {
   std::vector<ProbeResult> results(executors.size());
   std::vector<std::thread> threads;
+  bool all_local = true;
+  for (const auto& ex : executors) all_local = all_local && (!ex || ex->is_local());
   for (size_t i = 0; i < executors.size(); ++i) {
     results[i].host = i < hosts.size() ? hosts[i] : std::string();
     if (!executors[i]) {
@@ -80,7 +97,8 @@ std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Execu
     }
     threads.emplace_back([&, i] {
       try {
-        results[i] = probe_one(*executors[i], results[i].host, timeout);
+        const std::string& host = results[i].host;
+        results[i] = probe_one(*executors[i], host, launcher_for(*executors[i], host, all_local), timeout);
       } catch (const std::exception& e) {
         results[i].error = e.what();
       }

@@ -31,3 +31,33 @@ TEST_CASE("the probe command passes the boundary and launcher as quoted words") 
   CHECK(probe_command("DISTKIT-ab", "10.0.0.1") == "sh -s -- DISTKIT-ab 10.0.0.1");
   CHECK(probe_script().find("distkit_probe_macos") != std::string::npos);
 }
+
+namespace {
+// A local command runner that claims to be remote (as an SSH host would).
+class RemoteLike : public distkit::ssh::Executor {
+ public:
+  const std::string& host() const override { return local_.host(); }
+  bool is_local() const override { return false; }
+  distkit::ssh::CommandResult run(const std::string& c, const distkit::ssh::RunOptions& o) override {
+    return local_.run(c, o);
+  }
+  std::unique_ptr<distkit::ssh::RunningCommand> start(const std::string& c,
+                                                      distkit::ssh::StreamHandlers h) override {
+    return local_.start(c, std::move(h));
+  }
+
+ private:
+  distkit::ssh::LocalExecutor local_{"remote"};
+};
+}  // namespace
+
+TEST_CASE("this machine among remote hosts gets no loopback address") {
+  // 127.0.0.1 would be unreachable for the other hosts: better no address
+  // (and a warning) than a wrong one.
+  std::vector<std::shared_ptr<distkit::ssh::Executor>> ex{
+      std::make_shared<distkit::ssh::LocalExecutor>("localhost"), std::make_shared<RemoteLike>()};
+  auto res = run_probes(ex, {"localhost", "remote"}, std::chrono::seconds(30));
+  REQUIRE(res[0].capture);
+  CHECK(res[0].capture->find("route_to_launcher")->status == 2);
+  CHECK(build_host_info("localhost", *res[0].capture).management_address().empty());
+}

@@ -30,8 +30,10 @@ std::string probe_script();
 std::string probe_command(const std::string& boundary, const std::string& launcher);
 
 // Probes every executor in parallel; a nullptr executor gives a result with
-// error "not connected". Local executors get launcher 127.0.0.1. Results are
-// in the executors' order. Never throws for a host's failure.
+// error "not connected". A local executor's route is looked up towards the
+// address the user named it by (when an IP), or 127.0.0.1 when every host is
+// local; remote hosts use $SSH_CONNECTION. Results are in the executors'
+// order. Never throws for a host's failure.
 std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                                     const std::vector<std::string>& hosts,
                                     std::chrono::milliseconds timeout);
