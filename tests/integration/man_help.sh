@@ -2,7 +2,9 @@
 # every option name (long and short) of `TOOL --help` appears in a term of
 # the OPTIONS section of man/TOOL.1.md, and every option named there exists
 # in --help. The generated roff must also be fresh (doc.man_pages checks
-# that), so the installed page follows. Exit 77 when the tools are not built.
+# that, with groff -ww), so the installed page follows; and `man -l`
+# renders every page (status 0, output, nothing on stderr). Exit 77 when
+# the tools are not built.
 set -eu
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
 BUILD=${1:-${DISTKIT_BUILD_DIR:?give the build directory}}
@@ -43,5 +45,14 @@ for tool in distconfig distlaunch distbench; do
     status=1
   done
 done
+# And man(1) itself renders every page, as users run it.
+if command -v man >/dev/null 2>&1; then
+  for page in "$SRC"/man/*.[1-9]; do
+    if ! MANWIDTH=80 man -l -Tutf8 "$page" >"$WORK/out" 2>"$WORK/err" || [ -s "$WORK/err" ] || [ ! -s "$WORK/out" ]; then
+      echo "FAIL: man -l $page: $(cat "$WORK/err")" >&2
+      status=1
+    fi
+  done
+fi
 [ "$status" = 0 ] && echo PASS
 exit "$status"
