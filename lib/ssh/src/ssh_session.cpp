@@ -25,6 +25,7 @@
 #include "auth.hpp"
 #include "connect_failure.hpp"
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/util/strings.hpp"
 #include "fd_util.hpp"
 #include "host_keys.hpp"
 #include "session_io.hpp"
@@ -60,6 +61,21 @@ std::string fatal_message(LIBSSH2_SESSION* s, int rc) {
   return last_error(s);
 }
 
+// libssh2_session_method_pref() with only the names this libssh2 supports:
+// 1.10 drops unknown names itself with an overlapping memcpy (found by
+// ASan), so never hand it one.
+void set_method_pref(LIBSSH2_SESSION* s, int method, const std::string& wanted) {
+  const char** algs = nullptr;
+  int n = libssh2_session_supported_algs(s, method, &algs);
+  if (n <= 0) return;
+  std::string keep;
+  for (const auto& name : split(wanted, ','))
+    if (std::any_of(algs, algs + n, [&](const char* a) { return name == a; }))
+      keep += (keep.empty() ? "" : ",") + name;
+  libssh2_free(s, algs);
+  if (!keep.empty()) libssh2_session_method_pref(s, method, keep.c_str());
+}
+
 enum class Stage { open, exec, run, close, wait_closed, free };
 
 }  // namespace
@@ -90,6 +106,10 @@ struct Chan {
 class SessionCore {
  public:
   ~SessionCore() {
+    // Shut the socket down first: a non-blocking libssh2_session_free()
+    // that still has channels to close would otherwise return EAGAIN on a
+    // dead peer and free nothing. The fd stays ours until close().
+    if (sock_ >= 0) ::shutdown(sock_, SHUT_RDWR);
     if (s_) libssh2_session_free(s_);
     if (sock_ >= 0) ::close(sock_);
   }
@@ -172,12 +192,11 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   libssh2_session_callback_set(s_, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recv_and_note));
   libssh2_session_set_blocking(s_, 0);
   KnownHosts known(s_, o.known_hosts_files);
-  libssh2_session_method_pref(s_, LIBSSH2_METHOD_HOSTKEY,
-                              known.method_preference(cfg.host_name, port).c_str());
-  libssh2_session_method_pref(s_, LIBSSH2_METHOD_KEX,
-                              "curve25519-sha256,curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
-                              "ecdh-sha2-nistp384,ecdh-sha2-nistp521,diffie-hellman-group14-sha256,"
-                              "diffie-hellman-group16-sha512,diffie-hellman-group-exchange-sha256");
+  set_method_pref(s_, LIBSSH2_METHOD_HOSTKEY, known.method_preference(cfg.host_name, port));
+  set_method_pref(s_, LIBSSH2_METHOD_KEX,
+                  "curve25519-sha256,curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
+                  "ecdh-sha2-nistp384,ecdh-sha2-nistp521,diffie-hellman-group14-sha256,"
+                  "diffie-hellman-group16-sha512,diffie-hellman-group-exchange-sha256");
   int rc = retry_until(s_, sock_, deadline, [&] { return libssh2_session_handshake(s_, sock_); });
   if (rc == LIBSSH2_ERROR_TIMEOUT)
     throw ConnectFailure("timeout", alias + ": SSH handshake with " + cfg.host_name +
