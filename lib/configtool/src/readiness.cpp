@@ -37,6 +37,8 @@ Row make_row(const probe::HostInfo& h, const topology::Host& th) {
   int linked = 0;
   for (const auto& p : th.ports) linked += !p.peer_uuids.empty();
   r.ports = std::to_string(linked) + "/" + std::to_string(th.ports.size()) + " cabled";
+  if (!h.has_thunderbolt)  // Linux: what /sys/bus/thunderbolt lists, if anything
+    r.ports = h.linux_thunderbolt.empty() ? "-" : std::to_string(h.linux_thunderbolt.size()) + " usb4 dev";
   r.rdma = rdma_state(h);
   r.bridge = !h.bridge0 ? "-" : (h.bridge0->status.empty() ? "present" : h.bridge0->status) +
                                     (h.bridge0->members.empty() ? "" : " [" + join(h.bridge0->members, ",") + "]");
@@ -104,6 +106,7 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
                             {"management_address", h.management_address()},
                             {"thunderbolt_ports", t.hosts[i].ports.size()},
                             {"rdma_devices", h.rdma_devices.size()}, {"rdma", rows[i].rdma},
+                            {"linux_thunderbolt_devices", h.linux_thunderbolt.size()},
                             {"bridge0", rows[i].bridge}, {"sudo", rows[i].sudo},
                             {"python", h.python_version}, {"mlx", h.mlx_version}});
     }
@@ -111,7 +114,9 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
     for (const auto& l : t.links)
       j["links"].push_back({{"a", t.hosts[size_t(l.a)].name}, {"a_iface", t.iface(l.a, l)},
                             {"b", t.hosts[size_t(l.b)].name}, {"b_iface", t.iface(l.b, l)},
-                            {"gbps", l.gbps}, {"tb5", l.tb5()}, {"symmetric", l.symmetric()}});
+                            {"gbps", l.gbps}, {"tb5", l.tb5()}, {"symmetric", l.symmetric()},
+                            {"a_rdma_port", infos[size_t(l.a)].rdma_port_state("rdma_" + t.iface(l.a, l))},
+                            {"b_rdma_port", infos[size_t(l.b)].rdma_port_state("rdma_" + t.iface(l.b, l))}});
     j["warnings"] = warnings;
     for (const auto& [name, why] : verdicts) j["verdicts"][name] = {{"ok", why.empty()}, {"reason", why}};
     j["ready"] = ok;

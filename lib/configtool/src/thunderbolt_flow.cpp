@@ -114,11 +114,13 @@ Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std
 
 std::string ring_verdict(const Topology& t, const Analysis& a) {
   if (a.ring) return "";
+  if (t.hosts.size() < 2) return "needs at least 2 hosts";
   if (a.ring_search_gave_up) return "ring search gave up (irregular cabling)";
   return "no ring through all " + std::to_string(t.hosts.size()) + " hosts";
 }
 
 std::string jaccl_verdict(const Topology& t, const Analysis& a) {
+  if (t.hosts.size() < 2) return "needs at least 2 hosts";
   if (!a.mesh()) return "not a full mesh (" + std::to_string(a.missing.size()) + " pair(s) without a cable)";
   return rdma_reason(t, a.mesh_rdma);
 }

@@ -186,3 +186,15 @@ TEST_CASE("--matrix prints the cable counts") {
   CHECK(r.status == 0);
   CHECK(r.out == "          studio-a  studio-b\nstudio-a         -         2\nstudio-b         2         -\n");
 }
+
+TEST_CASE("--check on this Linux machine over ethernet reports it ready") {
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--check"});
+  CHECK(r.status == 0);
+  CHECK(r.out.rfind("HOST ", 0) == 0);
+  CHECK(r.out.find("\nethernet: ready\n") != std::string::npos);
+  auto j = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--check", "--json"});
+  auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["hosts"][0]["kernel"] == "Linux");
+  CHECK(doc["hosts"][0]["management_address"] == "127.0.0.1");
+  CHECK(doc["ready"] == true);
+}
