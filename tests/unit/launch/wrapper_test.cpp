@@ -39,7 +39,7 @@ Started start_wrapper(const std::string& shell, const Plan& plan, WrapperSetting
 
 WrapperSettings fast() {
   WrapperSettings ws;
-  ws.grace = milliseconds(500);
+  ws.grace = milliseconds(2000);  // generous: ps is slow on a loaded machine
   ws.heartbeat_limit = seconds(2);
   return ws;
 }

@@ -2,6 +2,15 @@
 // data files. Pure (no I/O, no SSH): built from a hostfile model and the
 // options, so every backend's environment is unit-tested against the
 // reference per-rank scripts (SPEC §3, mlx.launch conventions).
+//
+// Besides MLX's variables every rank gets distkit's own (documented contract
+// with the runtime): DISTKIT_RANK, DISTKIT_WORLD_SIZE, DISTKIT_LOCAL_RANK and
+// DISTKIT_LOCAL_SIZE (rank and count among the ranks of the same host),
+// DISTKIT_HOST (the hostfile's ssh name), DISTKIT_JOB_ID (random per run),
+// and, set by the wrapper on the host, DISTKIT_SECRET_FILE (mode-0600 file
+// holding the per-job secret in hex, removed with the rank's temp dir).
+// Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env
+// (later entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
 #pragma once
 
 #include <functional>

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Launch benchmark: wall time from start to all ranks finished for `true`
+# with 4, 16 and 32 ranks over 1, 4 and 8 test hosts, distlaunch next to
+# Open MPI's mpirun (Debian openmpi-bin, ssh launcher) doing the same job on
+# the same hosts in the same run, interleaved; then the time from one rank's
+# failure to distlaunch's exit (every other rank's process group gone).
+#
+# Usage: bench/launch_startup.sh BUILD_DIR [REPEATS]   (root, Linux; default 5)
+# Prints a `#` preamble, one row per (ranks, hosts) with medians in ms and the
+# ratio distlaunch/mpirun, then the failure-to-teardown medians. Exit status 1
+# when a run fails, 77 when the test cluster cannot be brought up here.
+set -eu
+
+BUILD=${1:?usage: launch_startup.sh BUILD_DIR [REPEATS]}
+REPEATS=${2:-5}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+DL="$BUILD/apps/distlaunch"
+CLUSTER="$SRC/scripts/testcluster.sh"
+[ -x "$DL" ] || { echo "launch_startup.sh: error: $DL not built; build target distlaunch" >&2; exit 1; }
+command -v mpirun >/dev/null 2>&1 ||
+  { echo "launch_startup.sh: error: mpirun missing; run scripts/install-deps.sh --bench" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/distkit-launch-bench.XXXXXX")
+C="$WORK/cluster"
+trap '"$CLUSTER" down "$C" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+rc=0
+"$CLUSTER" up 8 "$C" 2>"$WORK/up.log" || rc=$?
+[ "$rc" = 0 ] || { cat "$WORK/up.log" >&2; exit "$rc"; }
+net=$(sed -n 's/.*(\(10\.[0-9.]*\/24\)).*/\1/p' "$WORK/up.log" | head -n 1)
+[ -n "$net" ] || net=$("$CLUSTER" addr "$C" 1 | sed 's/\.[0-9]*$/.0\/24/')
+
+hosts_csv() { seq 1 "$1" | sed 's/^/h/' | paste -sd, -; }
+ms() { date +%s%N | cut -c1-13; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+run_distlaunch() {  # RANKS HOSTS
+  t0=$(ms)
+  "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- true \
+    > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
+  echo $(( $(ms) - t0 ))
+}
+run_mpirun() {  # RANKS HOSTS; prints "hung" when mpirun has not finished in 30 s
+  seq 1 "$2" | sed "s/^\(.*\)\$/h\1 slots=$(($1 / $2))/" > "$WORK/mpihosts"
+  t0=$(ms)
+  rc=0
+  timeout 30 mpirun --allow-run-as-root --oversubscribe --bind-to none \
+    --hostfile "$WORK/mpihosts" -np "$1" --mca plm_rsh_args "-F $C/ssh_config" \
+    --mca oob_tcp_if_include "$net" --mca btl_tcp_if_include "$net" true > "$WORK/out" 2>&1 || rc=$?
+  if [ "$rc" = 124 ]; then echo hung; return; fi
+  [ "$rc" = 0 ] || { cat "$WORK/out" >&2; exit 1; }
+  echo $(( $(ms) - t0 ))
+}
+
+echo "# distlaunch vs Open MPI mpirun: start to all ranks finished, command 'true'"
+echo "# $("$DL" --version) | $(mpirun --version 2>&1 | head -n 1) | $(ssh -V 2>&1)"
+echo "# hosts: scripts/testcluster.sh (one sshd per network namespace, this machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); medians of $REPEATS interleaved runs"
+run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
+printf '%6s %6s %14s %12s %10s\n' ranks hosts distlaunch_ms mpirun_ms ratio
+for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
+  set -- $combo
+  : > "$WORK/d"; : > "$WORK/m"
+  i=0
+  while [ $i -lt "$REPEATS" ]; do
+    run_distlaunch "$1" "$2" >> "$WORK/d"
+    run_mpirun "$1" "$2" >> "$WORK/m"
+    grep -q hung "$WORK/m" && break  # do not wait 30 s again
+    i=$((i + 1))
+  done
+  d=$(median < "$WORK/d")
+  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; else
+    m=$(median < "$WORK/m"); ratio=$(awk -v a="$d" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
+  printf '%6s %6s %14s %12s %10s\n' "$1" "$2" "$d" "$m" "$ratio"
+done
+
+# Failure to teardown: rank 0 records the time and exits 1 while the others
+# sleep; distlaunch exits once every rank's wrapper has ended (its group gone).
+echo "# failure to teardown: rank 0 exits 1 after 1 s, the others sleep; ms from its exit to distlaunch's exit"
+printf '%6s %6s %14s\n' ranks hosts teardown_ms
+for combo in "8 4" "32 8"; do
+  set -- $combo
+  : > "$WORK/t"
+  i=0
+  while [ $i -lt "$REPEATS" ]; do
+    rm -f "$WORK/failed_at"
+    "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- \
+      sh -c "if [ \$MLX_RANK = 0 ]; then sleep 1; date +%s%N | cut -c1-13 > $WORK/failed_at; exit 1; fi; exec sleep 100" \
+      > "$WORK/out" 2>&1 && { echo "launch_startup.sh: error: the job should have failed" >&2; exit 1; }
+    end=$(ms)
+    echo $(( end - $(cat "$WORK/failed_at") )) >> "$WORK/t"
+    i=$((i + 1))
+  done
+  printf '%6s %6s %14s\n' "$1" "$2" "$(median < "$WORK/t")"
+done
