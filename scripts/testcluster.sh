@@ -237,6 +237,12 @@ cmd_up() {
 }
 
 # ---- teardown: only what this cluster started, by recorded PID --------------
+# True when PID has exited (a zombie counts: orphans may wait long for a
+# reaper, e.g. in containers whose PID 1 does not reap).
+gone() {
+  [ ! -d "/proc/$1" ] || [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+
 kill_host() {
   local hd=$1 u init i
   u=$(cat "$hd/unshare.pid" 2>/dev/null) || return 0
@@ -246,7 +252,7 @@ kill_host() {
     kill -KILL "$u" 2>/dev/null || true  # --kill-child takes the PID namespace down
     if [ -n "$init" ]; then kill -KILL "$init" 2>/dev/null || true; fi
     for i in $(seq 1 100); do
-      if [ ! -d "/proc/$u" ] && { [ -z "$init" ] || [ ! -d "/proc/$init" ]; }; then break; fi
+      if gone "$u" && { [ -z "$init" ] || gone "$init"; }; then break; fi
       sleep 0.02
     done
   fi
