@@ -198,3 +198,15 @@ TEST_CASE("--check on this Linux machine over ethernet reports it ready") {
   CHECK(doc["hosts"][0]["management_address"] == "127.0.0.1");
   CHECK(doc["ready"] == true);
 }
+
+TEST_CASE("--hostfile supplies the hosts; a missing one is a usage error") {
+  fs::path d = temp_dir("hostfile");
+  std::ofstream(d / "in.json") << R"([{"ssh": "127.0.0.1"}])";
+  auto r = run_tool({"--hostfile", (d / "in.json").string(), "--over", "ethernet"});
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(r.out)["hosts"][0]["ips"][0] == "127.0.0.1");
+  auto missing = run_tool({"--hostfile", (d / "nope.json").string(), "--over", "ethernet"});
+  CHECK(missing.status == 2);
+  CHECK(missing.err.rfind("distconfig: error: " + (d / "nope.json").string() + ":", 0) == 0);
+  fs::remove_all(d);
+}
