@@ -32,7 +32,8 @@ SSHD=/usr/sbin/sshd
 ROOT_HOME=$(getent passwd root | cut -d: -f6)
 
 die() { echo "testcluster.sh: error: $*" >&2; exit 1; }
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+help_text() { sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+usage() { help_text >&2; exit 2; }
 unsupported() { echo "testcluster.sh: skipped: $*" >&2; exit 77; }
 
 check_support() {
@@ -343,6 +344,6 @@ case "$cmd" in
   addr) [ $# = 2 ] || usage; host_arg "$1" "$2"; host_ip "$K" ;;
   outputs) cmd_outputs "$@" ;;
   stop-sshd|start-sshd|cut|uncut|nosudo|sudo|delay) cmd_fault "$cmd" "$@" ;;
-  -h|--help) usage ;;
+  -h|--help) help_text; exit 0 ;;
   *) echo "testcluster.sh: error: unknown command '$cmd'; see --help" >&2; exit 2 ;;
 esac
