@@ -5,9 +5,9 @@
 #   HOSTDIR/outputs/TOOL[_ARG1_ARG2...].{txt,json}   printed on stdout
 #   same name + .exit                                 exit status (default 0)
 #   same name + .stderr                               printed on stderr
-# Arguments are joined with '_' (spaces and '/' in them become '_' too),
-# exactly like the file names of the captured fixtures
-# (system_profiler_SPThunderboltDataType.json, ipconfig_getifaddr_en0.txt).
+# Arguments are joined with '_' (spaces and '/' in them become '_' too), like
+# the file names of the captured fixtures (ipconfig_getifaddr_en0.txt); see
+# below for leading dashes and -json.
 # Fault switches: HOSTDIR/delay_ms slows every answer; HOSTDIR/nosudo makes
 # `sudo` ask for a password (and fail) like a host without NOPASSWD.
 hostdir=$1
@@ -36,22 +36,40 @@ if [ "$tool" = sudo ]; then
   exec "$@"
 fi
 
-name=$tool
+# Candidate names, most exact first: the arguments as given
+# (networksetup_-listallhardwareports), then with leading dashes dropped
+# (networksetup_listallhardwareports, as the captured fixtures are named),
+# then also without a "json" argument, which the .json extension carries
+# (system_profiler SPThunderboltDataType -json ->
+# system_profiler_SPThunderboltDataType.json).
+raw=$tool
+plain=$tool
+nojson=$tool
 for a in "$@"; do
-  name="${name}_$(printf '%s' "$a" | tr ' /' '__')"
+  w=$(printf '%s' "$a" | tr ' /' '__')
+  raw="${raw}_$w"
+  w=$(printf '%s' "$w" | sed 's/^-*//')
+  plain="${plain}_$w"
+  [ "$w" = json ] || nojson="${nojson}_$w"
 done
-for ext in txt json; do
-  f="$hostdir/outputs/$name.$ext"
-  if [ -f "$f" ]; then
-    cat "$f"
-    [ -f "$hostdir/outputs/$name.stderr" ] && cat "$hostdir/outputs/$name.stderr" >&2
-    if [ -f "$hostdir/outputs/$name.exit" ]; then exit "$(cat "$hostdir/outputs/$name.exit")"; fi
-    exit 0
+
+answer() {  # answer NAME: print NAME's capture and exit with its status
+  for ext in txt json; do
+    f="$hostdir/outputs/$1.$ext"
+    if [ -f "$f" ]; then
+      cat "$f"
+      [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
+      if [ -f "$hostdir/outputs/$1.exit" ]; then exit "$(cat "$hostdir/outputs/$1.exit")"; fi
+      exit 0
+    fi
+  done
+  if [ -f "$hostdir/outputs/$1.exit" ]; then
+    [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
+    exit "$(cat "$hostdir/outputs/$1.exit")"
   fi
-done
-if [ -f "$hostdir/outputs/$name.exit" ]; then
-  [ -f "$hostdir/outputs/$name.stderr" ] && cat "$hostdir/outputs/$name.stderr" >&2
-  exit "$(cat "$hostdir/outputs/$name.exit")"
-fi
-echo "$tool: no captured output for this host ($name); add $hostdir/outputs/$name.txt" >&2
+}
+answer "$raw"
+answer "$plain"
+answer "$nojson"
+echo "$tool: no captured output for this host ($plain); add $hostdir/outputs/$plain.txt" >&2
 exit 127
