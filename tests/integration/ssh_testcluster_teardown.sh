@@ -9,7 +9,17 @@ id=$(sed -n 's/^ID=//p' "$C/cluster.env")
 [ "$("$CLUSTER" exec "$C" 5 -- hostname)" = h5 ] || fail "h5 hostname"
 [ "$("$CLUSTER" exec "$C" 5 -- sh -c 'echo $$')" -lt 100 ] || fail "h5 is not in its own PID namespace"
 printf 'enabled\n' > "$WORK/h5.rdma_ctl_status.txt"
+printf '{"SPThunderboltDataType": []}\n' > "$WORK/h5.system_profiler_SPThunderboltDataType.json"
+printf 'Hardware Port: Wi-Fi\n' > "$WORK/h5.networksetup_listallhardwareports.txt"
 "$CLUSTER" outputs "$C" 5 "$WORK/h5"
+"$TOOL" --ssh-config "$C/ssh_config" --hosts h5 \
+  -- 'system_profiler SPThunderboltDataType -json; networksetup -listallhardwareports' > "$WORK/named"
+expect_line "$WORK/named" 'h5: out: {"SPThunderboltDataType": []}'
+expect_line "$WORK/named" 'h5: out: Hardware Port: Wi-Fi'
+"$CLUSTER" delay "$C" 5 700
+t0=$(now_ms)
+"$TOOL" --ssh-config "$C/ssh_config" --hosts h5 -- 'rdma_ctl status' > /dev/null
+[ $(( $(now_ms) - t0 )) -ge 700 ] || fail "delay switch did not slow the shim"
 "$TOOL" --ssh-config "$C/ssh_config" --hosts h5,h6 -- 'rdma_ctl status' > "$WORK/shim" || true
 expect_line "$WORK/shim" "h5: out: enabled"
 expect_line "$WORK/shim" "h6: exit 127"
