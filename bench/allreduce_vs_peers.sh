@@ -18,7 +18,6 @@ ROUNDS=${2:-3}
 shift $(( $# >= 2 ? 2 : 1 ))
 RANK_COUNTS=${*:-2 4}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-TC=$SRC/scripts/testcluster.sh
 MAXBYTES=${MAXBYTES:-268435456}
 MINBYTES=65536
 ITERS=${ITERS:-5}
@@ -26,6 +25,11 @@ LAT_ITERS=${LAT_ITERS:-1000}
 GLOO_ALGOS="ring ring_chunked halving_doubling bcube new_ring new_bcube"
 OUT=${OUT:-$(mktemp -d /tmp/distkit-bench.XXXXXX)}
 CL=$OUT/cluster
+# A private copy of the cluster script: a long run must not read a file
+# someone edits meanwhile (bash reads scripts as it goes).
+mkdir -p "$OUT/scripts"
+cp -r "$SRC/scripts/testcluster.sh" "$SRC/scripts/testcluster" "$OUT/scripts/"
+TC=$OUT/scripts/testcluster.sh
 maxn=0
 for n in $RANK_COUNTS; do [ "$n" -gt "$maxn" ] && maxn=$n; done
 

@@ -12,9 +12,13 @@ ROUNDS=${2:-3}
 shift $(( $# >= 2 ? 2 : 1 ))
 RANK_COUNTS=${*:-2 4}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-TC=$SRC/scripts/testcluster.sh
 OUT=${OUT:-$(mktemp -d /tmp/distkit-switch.XXXXXX)}
 CL=$OUT/cluster
+# A private copy of the cluster script: a long run must not read a file
+# someone edits meanwhile (bash reads scripts as it goes).
+mkdir -p "$OUT/scripts"
+cp -r "$SRC/scripts/testcluster.sh" "$SRC/scripts/testcluster" "$OUT/scripts/"
+TC=$OUT/scripts/testcluster.sh
 maxn=0
 for n in $RANK_COUNTS; do [ "$n" -gt "$maxn" ] && maxn=$n; done
 trap '"$TC" down "$CL" >/dev/null 2>&1 || true' EXIT INT TERM
