@@ -50,6 +50,8 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--log-dir", o.log_dir, "Also write rank-N.log files (and the manifest) here");
   app.add_option("--record", o.record_dir, "Write the run manifest (manifest.json) here");
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
+  app.add_flag("--no-stdin", o.no_stdin,
+               "Do not read stdin (ranks see EOF; use when running in the background)");
   app.add_option_function<double>("--grace", [&o](double s) { o.grace = seconds_to_ms(s); },
                                    "Seconds between SIGTERM and SIGKILL (default 3)");
   app.add_option_function<double>("--timeout", [&o](double s) { o.timeout = seconds_to_ms(s); },

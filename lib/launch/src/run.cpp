@@ -165,6 +165,9 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   }
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))
+    throw UsageError("--stdin-rank", "no rank " + std::to_string(*o.stdin_rank) + " in this job",
+                     "give a rank between 0 and the number of ranks - 1");
   WrapperSettings ws = wrapper_settings(o);
   if (o.dry_run) {
     std::string text = o.json ? render_plan_json(plan, ws) : render_plan_text(plan, ws);
@@ -180,7 +183,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   so.tag_output = o.tag_output;
   so.log_dir = o.log_dir;
   so.stdin_rank = o.stdin_rank;
-  so.stdin_fd = s.stdin_fd;
+  so.stdin_fd = o.no_stdin ? -1 : s.stdin_fd;
   so.timeout = o.timeout;
   so.exit_window = o.exit_window;
   so.handle_signals = s.handle_signals;

@@ -36,6 +36,7 @@ struct LaunchOptions {
   std::optional<std::filesystem::path> log_dir;
   std::optional<std::filesystem::path> record_dir;
   std::optional<int> stdin_rank;                  // default: broadcast
+  bool no_stdin = false;                          // --no-stdin: ranks get EOF
   std::chrono::milliseconds grace{3000};          // TERM -> KILL
   std::chrono::milliseconds timeout{0};           // whole job; 0 = none
   // After the first rank exits 0, the others get this long to finish; 0 =
