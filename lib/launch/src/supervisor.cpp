@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -292,8 +293,20 @@ void Job::check_deadlines() {
     stop_all(frame::terminate());
   }
   if (stopping_ && now >= hard_deadline_) {
-    for (auto& r : ranks_)
-      if (r->cmd && !r->done) r->cmd->abort();
+    // The wrapper did not finish stopping its rank. On this machine we can
+    // kill the rank's group ourselves (abort() only kills the wrapper's);
+    // remotely, closing the channel makes the wrapper kill it.
+    for (size_t i = 0; i < ranks_.size(); ++i) {
+      RankState& r = *ranks_[i];
+      if (!r.cmd || r.done) continue;
+      int pid = 0;
+      {
+        std::lock_guard lock(mu_);
+        pid = r.result.pid;
+      }
+      if (pid > 0 && executors_[i]->is_local()) ::kill(-pid, SIGKILL);
+      r.cmd->abort();
+    }
     hard_deadline_ = now + std::chrono::hours(1);
   }
 }
