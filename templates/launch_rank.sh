@@ -69,15 +69,18 @@ mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
 # background commands with SIGINT/SIGQUIT ignored, which no trap can undo:
 # perl (on every Mac and Debian) makes the group and restores them; setsid(1)
 # is the last resort (group, but Ctrl-C then reaches the rank only as TERM).
+# The child drops our traps before it opens the FIFO (which blocks until the
+# reader is up): a TERM arriving then must kill it, not run a trap of ours.
 set -m 2>/dev/null
 case $- in
-  *m*) {{command|raw}} <"$d/stdin" &
+  *m*) (trap - HUP INT TERM PIPE; exec {{command|raw}} <"$d/stdin") &
        pid=$!; set +m ;;
   *) if command -v perl >/dev/null 2>&1; then
-       perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
-                exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin" &
+       (trap - HUP INT TERM PIPE
+        exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
+                      exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin") &
      else
-       setsid {{command|raw}} <"$d/stdin" &
+       (trap - HUP INT TERM PIPE; exec setsid {{command|raw}} <"$d/stdin") &
      fi
      pid=$! ;;
 esac
