@@ -13,8 +13,16 @@ want_cwd={{cwd}}
 cwd_required={{cwd_required}}
 me=$(hostname 2>/dev/null || echo "?")
 say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
+# A wrapper killed with SIGKILL cannot clean up: remove the dirs of wrappers
+# of this host that are gone (owner file: "<hostname> <pid>").
+for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
+  [ -f "$o" ] || continue
+  read -r oh op <"$o" 2>/dev/null || continue
+  [ "$oh" = "$me" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"
+done
 d=$(mktemp -d "${TMPDIR:-/tmp}/distlaunch.XXXXXX") || {
   say "cannot create a temp dir; check free space and TMPDIR"; exit 126; }
+echo "$me $$" >"$d/owner"
 pid=
 # A group is gone when no member is left but zombies (which kill -0 still sees).
 gone() {
