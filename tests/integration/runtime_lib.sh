@@ -50,6 +50,17 @@ start_rank() {
     echo $? > "$WORK/status.$r.tmp"
     mv "$WORK/status.$r.tmp" "$WORK/status.$r"
   ) &
+  echo $! > "$WORK/sub.$r"
+}
+
+# resume_launcher R: nsenter stops itself when the rank it runs is stopped
+# (SIGSTOP), and would then never reap it: continue the processes between
+# this script and rank R (found by parent pid, nothing else is touched).
+resume_launcher() {
+  for p in $(pgrep -P "$(cat "$WORK/sub.$1")"); do
+    kill -CONT "$p" 2>/dev/null || true
+    for q in $(pgrep -P "$p"); do kill -CONT "$q" 2>/dev/null || true; done
+  done
 }
 
 # wait_rank R SECONDS: exit status of rank R, or "running" after SECONDS.

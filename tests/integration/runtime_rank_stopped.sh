@@ -14,6 +14,8 @@ for r in 0 1; do
   [ "$st" = 1 ] || fail "rank $r: exit status $st, expected 1 within 6 s"
 done
 bash "$TC" exec "$CL" 3 -- kill -KILL "$pid"
+resume_launcher 2
+[ "$(wait_rank 2 5)" != running ] || fail "rank 2 was not reaped after SIGKILL"
 addr=$(sed -n 3p "$CL/addrs")
 for r in 0 1; do
   grep -q "^distbench: error: rank [0-2] (10\.[0-9.]*): no progress for 1500 ms during all_reduce" \
