@@ -23,10 +23,11 @@ function kind_of(longs,    n, parts, i) {
   return ""
 }
 
-# "ring, jaccl or jaccl-ring (default: x)" -> "ring jaccl jaccl-ring"; else "".
+# "Label: ring (TCP), jaccl or jaccl-ring (default: x)" -> "ring jaccl
+# jaccl-ring"; else "".
 function desc_choices(d,    w) {
-  sub(/^[a-z ]+: /, "", d)
-  sub(/ \(.*\)$/, "", d)
+  sub(/^[A-Za-z ]+: /, "", d)
+  gsub(/ \([^)]*\)/, "", d)
   w = "[a-z0-9][a-z0-9_-]*"
   if (d !~ ("^" w "(, " w ")*(,? or " w ")?$")) return ""
   if (d !~ /,| or /) return ""
