@@ -20,6 +20,8 @@ void configure_cli(CLI::App& app, Options& o) {
   app.add_flag("--matrix", o.matrix, "Print the cable count matrix and exit");
   app.add_option("--output-hostfile,--output", o.output_hostfile,
                  "Write the hostfile here (atomically) instead of stdout");
+  app.add_option("--format", o.format,
+                 "Hostfile format: mlx (JSON), openmpi, mpich, slurm or deepspeed (default mlx)");
   app.add_option("--env", o.envs, "KEY=VALUE for the ranks (repeatable)")->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_flag("--ignore-unreachable", o.ignore_unreachable,
                "Go on with the reachable hosts");

@@ -2,12 +2,17 @@
 // analyse, pick a backend, write the hostfile).
 #include "distkit/configtool/distconfig.hpp"
 
+#include <algorithm>
+
 #include "diagnostics.hpp"
+#include "distkit/hostfile/export.hpp"
 #include "distkit/hostfile/hostfile.hpp"
 #include "distkit/topology/address_plan.hpp"
 #include "distkit/topology/hostfiles.hpp"
 #include "distkit/topology/render.hpp"
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
 #include "gather.hpp"
 #include "readiness.hpp"
 #include "setup_text.hpp"
@@ -24,10 +29,21 @@ void check_envs(const Options& o) {
   hostfile::validate(probe_hf, "--env");
 }
 
+// "mlx" or one of the export formats; the suggestion covers both.
+void check_format(const std::string& format) {
+  const std::vector<std::string> names{"mlx", "openmpi", "mpich", "slurm", "deepspeed"};
+  if (std::find(names.begin(), names.end(), format) != names.end()) return;
+  std::string guess = closest_match(format, names);
+  throw UsageError("--format", "unknown hostfile format \"" + format + "\"",
+                   guess.empty() ? "use one of " + join(names, ", ")
+                                 : "did you mean \"" + guess + "\"?");
+}
+
 void check_flags(const Options& o) {
   if (o.from_probes && o.save_probes)
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
                      "the replayed probes are already saved");
+  check_format(o.format);
   if (o.over == "ethernet" && o.backend)
     throw UsageError("--backend", "only applies to --over thunderbolt",
                      "drop --backend for an Ethernet hostfile");
@@ -37,11 +53,17 @@ void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf)
   for (const auto& h : hf.hosts)
     if (h.ips.empty() && hf.backend != hostfile::Backend::ring)
       warn(s, h.ssh + ": no management address found; its \"ips\" is empty");
+  // Other launchers' formats carry names and slot counts only: the MLX
+  // hostfile stays the one that holds addresses and RDMA devices.
+  std::string text = o.format == "mlx"
+                         ? hostfile::serialize(hf)
+                         : hostfile::export_hosts(
+                               hf.hosts, hostfile::parse_export_format(o.format, "--format"));
   if (o.output_hostfile) {
-    hostfile::save(*o.output_hostfile, hf);
+    write_file_atomic(*o.output_hostfile, text);
     verbose(o, s, "wrote " + o.output_hostfile->string());
   } else {
-    s.out << hostfile::serialize(hf) << "\n";
+    s.out << text << (o.format == "mlx" ? "\n" : "");
   }
 }
 

@@ -27,6 +27,7 @@ complete -c distconfig -l no-auto-setup -d 'Only print the network setup command
 complete -c distconfig -l dot -d 'Print the topology as a Graphviz DOT graph and exit'
 complete -c distconfig -l matrix -d 'Print the cable count matrix and exit'
 complete -c distconfig -l output-hostfile -l output -r -F -d 'Write the hostfile here (atomically) instead of stdout'
+complete -c distconfig -l format -x -a 'mlx openmpi mpich slurm deepspeed' -d 'Hostfile format: mlx (JSON), openmpi, mpich, slurm or deepspeed (default mlx)'
 complete -c distconfig -l env -x -d 'KEY=VALUE for the ranks (repeatable)'
 complete -c distconfig -l ignore-unreachable -d 'Go on with the reachable hosts'
 complete -c distconfig -l verbose -d 'Say what is being done on stderr'

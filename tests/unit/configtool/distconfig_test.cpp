@@ -210,3 +210,27 @@ TEST_CASE("--hostfile supplies the hosts; a missing one is a usage error") {
   CHECK(missing.err.rfind("distconfig: error: " + (d / "nope.json").string() + ":", 0) == 0);
   fs::remove_all(d);
 }
+
+TEST_CASE("--format writes another launcher's hostfile, to stdout or atomically to a file") {
+  auto mpi = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "openmpi"});
+  CHECK(mpi.status == 0);
+  CHECK(mpi.out == "127.0.0.1 slots=1\n");
+  fs::path d = temp_dir("format");
+  auto hydra = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "mpich",
+                         "--output-hostfile", (d / "hosts").string()});
+  CHECK(hydra.status == 0);
+  CHECK(slurp(d / "hosts") == "127.0.0.1:1\n");
+  fs::remove_all(d);
+}
+
+TEST_CASE("an unknown --format is a usage error with a suggestion") {
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "openmp"});
+  CHECK(r.status == 2);
+  CHECK(r.err == "distconfig: error: --format: unknown hostfile format \"openmp\"; did you mean "
+                 "\"openmpi\"?\n");
+  CHECK(r.out.empty());
+  auto far = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "yaml"});
+  CHECK(far.status == 2);
+  CHECK(far.err == "distconfig: error: --format: unknown hostfile format \"yaml\"; use one of "
+                   "mlx, openmpi, mpich, slurm, deepspeed\n");
+}

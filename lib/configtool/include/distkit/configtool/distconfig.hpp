@@ -4,7 +4,8 @@
 //
 // Drop-in for mlx.distributed_config: same flags, same hostfile schema;
 // plus --check/--json (readiness report), --save-probes/--from-probes
-// (offline replay), --ssh-config and --matrix.
+// (offline replay), --ssh-config, --matrix and --format (hostfiles for
+// other launchers).
 #pragma once
 
 #include <filesystem>
@@ -27,6 +28,9 @@ struct Options {
   bool dot = false;
   bool matrix = false;
   std::optional<std::filesystem::path> output_hostfile;
+  // --format: mlx (the JSON hostfile) or another launcher's hostfile:
+  // openmpi, mpich, slurm, deepspeed (distkit::hostfile::ExportFormat).
+  std::string format = "mlx";
   std::vector<std::string> envs;                  // --env K=V (repeatable)
   bool ignore_unreachable = false;
   bool verbose = false;
