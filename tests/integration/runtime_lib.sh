@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cluster_up() {
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/runtime-it.XXXXXX")
   CL=$WORK/cluster
-  trap 'bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
+  trap 'kill_ranks; bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
   set +e
   bash "$TC" up "$1" "$CL" >"$WORK/up.log" 2>&1
   rc=$?
@@ -49,8 +49,29 @@ start_rank() {
       "$DISTBENCH" "$@" >"$WORK/out.$r" 2>"$WORK/err.$r"
     echo $? > "$WORK/status.$r.tmp"
     mv "$WORK/status.$r.tmp" "$WORK/status.$r"
-  ) &
+  ) </dev/null >/dev/null 2>&1 &
+  # The subshell holds none of ctest's pipes: a straggler (e.g. an nsenter
+  # left stopped by a SIGSTOP test) can never keep ctest waiting.
   echo $! > "$WORK/sub.$r"
+}
+
+# descendants PID: PID's children, grandchildren, ... (by parent pid).
+descendants() {
+  for c in $(pgrep -P "$1" 2>/dev/null); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+
+# kill_ranks: SIGKILL every process this test started for its ranks (the
+# subshells of start_rank and everything below them). KILL also ends
+# stopped processes, so nothing of the test outlives it.
+kill_ranks() {
+  for f in "$WORK"/sub.*; do
+    [ -f "$f" ] || continue
+    s=$(cat "$f")
+    for p in $(descendants "$s") "$s"; do kill -KILL "$p" 2>/dev/null || true; done
+  done
 }
 
 # resume_launcher R: nsenter stops itself when the rank it runs is stopped
