@@ -7,18 +7,6 @@ namespace distkit::probe {
 
 namespace {
 
-std::vector<std::string> words(std::string_view line) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t b = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > b) out.emplace_back(line.substr(b, i - b));
-  }
-  return out;
-}
-
 // "addr:10.0.0.1" (old net-tools) -> "10.0.0.1"; "fe80::1%en2" -> "fe80::1";
 // "10.0.0.1/24" -> "10.0.0.1".
 std::string clean_address(std::string a) {
@@ -53,7 +41,7 @@ bool is_header(std::string_view line) {
 std::vector<Interface> parse_ifconfig(std::string_view text) {
   std::vector<Interface> out;
   for (std::string_view line : split_lines(text)) {
-    auto w = words(line);
+    auto w = split_words(line);
     if (is_header(line)) {
       Interface i;
       i.name = std::string(line.substr(0, line.find(':')));
@@ -74,7 +62,7 @@ std::vector<Interface> parse_ifconfig(std::string_view text) {
 std::vector<Interface> parse_ip_addr(std::string_view text) {
   std::vector<Interface> out;
   for (std::string_view line : split_lines(text)) {
-    auto w = words(line);
+    auto w = split_words(line);
     // "1: lo    inet 127.0.0.1/8 scope host lo\ ..."
     if (w.size() < 4) continue;
     std::string name = w[1];
@@ -98,7 +86,7 @@ std::vector<Interface> parse_ip_addr(std::string_view text) {
 std::optional<Route> parse_route_get(std::string_view text) {
   Route r;
   for (std::string_view line : split_lines(text)) {
-    auto w = words(line);
+    auto w = split_words(line);
     if (w.size() >= 2 && w[0] == "interface:") r.interface = w[1];
     for (size_t i = 0; i + 1 < w.size(); ++i) {
       if (w[i] == "dev" && r.interface.empty()) r.interface = w[i + 1];

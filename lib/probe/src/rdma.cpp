@@ -8,18 +8,6 @@ namespace distkit::probe {
 
 namespace {
 
-std::vector<std::string> words(std::string_view line) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t b = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > b) out.emplace_back(line.substr(b, i - b));
-  }
-  return out;
-}
-
 int small_int(std::string_view s, int fallback) {
   int v = 0;
   if (s.empty() || s.size() > 6) return fallback;
@@ -35,7 +23,7 @@ int small_int(std::string_view s, int fallback) {
 std::vector<RdmaDevice> parse_ibv_devices(std::string_view text) {
   std::vector<RdmaDevice> out;
   for (std::string_view line : split_lines(text)) {
-    auto w = words(line);
+    auto w = split_words(line);
     if (w.empty() || w[0] == "device" || w[0].find_first_not_of('-') == std::string::npos)
       continue;
     out.push_back({w[0], w.size() > 1 ? w[1] : std::string()});
@@ -48,7 +36,7 @@ std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
   std::string device;
   int port = 1;
   for (std::string_view line : split_lines(text)) {
-    auto w = words(line);
+    auto w = split_words(line);
     for (size_t i = 0; i + 1 < w.size(); ++i) {
       if (w[i] == "hca_id:") device = w[i + 1], port = 1;
       else if (w[i] == "port:") port = small_int(w[i + 1], 1);

@@ -26,6 +26,18 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    size_t b = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > b) out.emplace_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
 std::vector<std::string_view> split_lines(std::string_view s) {
   std::vector<std::string_view> out;
   size_t start = 0;

@@ -26,3 +26,9 @@ TEST_CASE("closest_match suggests within two edits, else nothing") {
   CHECK(distkit::closest_match("rnig", names) == "ring");
   CHECK(distkit::closest_match("infiniband", names).empty());
 }
+
+TEST_CASE("split_words splits on runs of spaces and tabs and drops empty words") {
+  CHECK(distkit::split_words("  rdma_en2 \t 0x1\t") == std::vector<std::string>{"rdma_en2", "0x1"});
+  CHECK(distkit::split_words(" \t ").empty());
+  CHECK(distkit::split_words("one") == std::vector<std::string>{"one"});
+}

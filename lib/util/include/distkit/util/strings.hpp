@@ -10,6 +10,8 @@ namespace distkit {
 std::string_view trim(std::string_view s);
 // Splits on `sep`; keeps empty fields ("a,,b" -> {"a","","b"}).
 std::vector<std::string> split(std::string_view s, char sep);
+// Splits on runs of spaces and tabs; no empty words ("  a\tb " -> {"a","b"}).
+std::vector<std::string> split_words(std::string_view s);
 // Splits into lines, accepting \n and \r\n; no trailing empty line.
 std::vector<std::string_view> split_lines(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
