@@ -31,10 +31,18 @@ typedef enum distkit_dtype {
   DISTKIT_BOOL = 0, DISTKIT_INT8, DISTKIT_INT16, DISTKIT_INT32, DISTKIT_INT64,
   DISTKIT_UINT8, DISTKIT_UINT16, DISTKIT_UINT32, DISTKIT_UINT64,
   DISTKIT_FLOAT16, DISTKIT_BFLOAT16, DISTKIT_FLOAT32, DISTKIT_FLOAT64,
-  DISTKIT_COMPLEX64
+  DISTKIT_COMPLEX64,
+  /* Not a type: callers (C, ctypes, Swift) may pass any int, and this makes
+     every int a value of the enum, so the library can check it without
+     undefined behaviour in C++. Out-of-range values give
+     DISTKIT_ERR_INVALID_ARGUMENT. */
+  DISTKIT_DTYPE_RANGE_ = 0x7fffffff
 } distkit_dtype;
 
-typedef enum distkit_op { DISTKIT_SUM = 0, DISTKIT_PROD, DISTKIT_MAX, DISTKIT_MIN } distkit_op;
+typedef enum distkit_op {
+  DISTKIT_SUM = 0, DISTKIT_PROD, DISTKIT_MAX, DISTKIT_MIN,
+  DISTKIT_OP_RANGE_ = 0x7fffffff /* not an op: see DISTKIT_DTYPE_RANGE_ */
+} distkit_op;
 
 /* From MLX_RANK, MLX_HOSTFILE, DISTKIT_SECRET_FILE (see config.hpp). */
 distkit_status distkit_init_from_env(distkit_group** out);
