@@ -33,10 +33,8 @@ void check_envs(const Options& o) {
 void check_format(const std::string& format) {
   const std::vector<std::string> names{"mlx", "openmpi", "mpich", "slurm", "deepspeed"};
   if (std::find(names.begin(), names.end(), format) != names.end()) return;
-  std::string guess = closest_match(format, names);
   throw UsageError("--format", "unknown hostfile format \"" + format + "\"",
-                   guess.empty() ? "use one of " + join(names, ", ")
-                                 : "did you mean \"" + guess + "\"?");
+                   did_you_mean(format, names, "use one of " + join(names, ", ")));
 }
 
 void check_flags(const Options& o) {

@@ -135,10 +135,8 @@ ExportFormat parse_export_format(std::string_view name, std::string_view subject
     if (known == name) return fmt;
     names.emplace_back(known);
   }
-  std::string guess = closest_match(name, names);
-  throw UsageError(
-      std::string(subject), "unknown hostfile format " + detail::quote(name),
-      guess.empty() ? "use one of " + join(names, ", ") : "did you mean \"" + guess + "\"?");
+  throw UsageError(std::string(subject), "unknown hostfile format " + detail::quote(name),
+                   did_you_mean(name, names, "use one of " + join(names, ", ")));
 }
 
 std::string compress_node_list(const std::vector<std::string>& names) {

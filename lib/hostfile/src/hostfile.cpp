@@ -35,10 +35,9 @@ Backend parse_backend(std::string_view name, std::string_view subject) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::string guess = closest_match(lower, names);
-  throw UsageError(std::string(subject), "unknown backend " + detail::quote(name),
-                   guess.empty() ? "use one of \"" + join(names, "\", \"") + "\" or \"\" (none)"
-                                 : "did you mean \"" + guess + "\"?");
+  throw UsageError(
+      std::string(subject), "unknown backend " + detail::quote(name),
+      did_you_mean(lower, names, "use one of \"" + join(names, "\", \"") + "\" or \"\" (none)"));
 }
 
 Hostfile load(const std::filesystem::path& path) {

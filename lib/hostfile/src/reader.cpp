@@ -159,10 +159,8 @@ void check_keys(const json& obj, const std::vector<std::string>& allowed, std::s
   for (const auto& item : obj.items()) {
     const std::string& key = item.key();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-    std::string guess = closest_match(key, allowed);
-    std::string all = "\"" + join(allowed, "\", \"") + "\"";
     fail(src, path, "unknown key " + quote(key),
-         guess.empty() ? "the keys are " + all : "did you mean \"" + guess + "\"?");
+         did_you_mean(key, allowed, "the keys are \"" + join(allowed, "\", \"") + "\""));
   }
 }
 

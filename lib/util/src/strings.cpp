@@ -84,4 +84,10 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   return best;
 }
 
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
+                         std::string otherwise) {
+  std::string guess = closest_match(word, candidates);
+  return guess.empty() ? otherwise : "did you mean \"" + guess + "\"?";
+}
+
 }  // namespace distkit

@@ -32,3 +32,9 @@ TEST_CASE("split_words splits on runs of spaces and tabs and drops empty words")
   CHECK(distkit::split_words(" \t ").empty());
   CHECK(distkit::split_words("one") == std::vector<std::string>{"one"});
 }
+
+TEST_CASE("did_you_mean suggests the close name, else gives the fallback") {
+  std::vector<std::string> names{"openmpi", "mpich"};
+  CHECK(distkit::did_you_mean("openmp", names, "use one of them") == "did you mean \"openmpi\"?");
+  CHECK(distkit::did_you_mean("yaml", names, "use one of them") == "use one of them");
+}

@@ -19,5 +19,9 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word` when it is within 2 edits, else "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+// The remedy for an unknown name: `did you mean "<closest>"?` when a
+// candidate is within 2 edits of `word`, else `otherwise`.
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
+                         std::string otherwise);
 
 }  // namespace distkit
