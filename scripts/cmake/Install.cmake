@@ -6,6 +6,7 @@
 #   include/distkit/           the runtime's public headers (C and C++)
 #   lib/cmake/distkit/         find_package(distkit) -> distkit::runtime
 #   lib/pkgconfig/distkit.pc   pkg-config --cflags --libs distkit
+#   lib/python3/dist-packages/distkit   the Python binding (DISTKIT_PYTHON_DIR)
 #   share/man/man{1,5,7}/      the committed roff pages from man/
 #   share/bash-completion/completions, share/zsh/site-functions,
 #   share/fish/vendor_completions.d   the generated completions
@@ -69,6 +70,23 @@ endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/templates/pkgconfig/distkit.pc.in
   ${PROJECT_BINARY_DIR}/distkit.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/distkit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# ---- the Python binding (ctypes over the C API) --------------------------
+# Default: where Debian's and Ubuntu's python3 looks for packages of a /usr
+# install; other prefixes (Homebrew, /usr/local, a test prefix) put
+# <prefix>/<this dir> on PYTHONPATH, or set DISTKIT_PYTHON_DIR. The
+# generated _location.py holds the library's path relative to the package,
+# so the installed tree can be moved as a whole.
+set(DISTKIT_PYTHON_DIR "lib/python3/dist-packages" CACHE STRING
+  "Where `cmake --install` puts the distkit Python package (relative to the prefix)")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/runtime/python/distkit
+  DESTINATION ${DISTKIT_PYTHON_DIR}
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+file(RELATIVE_PATH _distkit_py_to_lib "/p/${DISTKIT_PYTHON_DIR}/distkit" "/p/${CMAKE_INSTALL_LIBDIR}")
+string(REGEX REPLACE "/$" "" _distkit_py_to_lib "${_distkit_py_to_lib}")
+file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/python/_location.py
+  CONTENT "# Written by cmake --install: libdistkit relative to this package.\nLIBRARY = \"${_distkit_py_to_lib}/$<TARGET_SONAME_FILE_NAME:distkit_runtime>\"\n")
+install(FILES ${PROJECT_BINARY_DIR}/python/_location.py DESTINATION ${DISTKIT_PYTHON_DIR}/distkit)
 
 # ---- man pages: every committed roff page in man/, by section ------------
 foreach(section 1 5 7)

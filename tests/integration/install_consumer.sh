@@ -77,6 +77,17 @@ for app in "$WORK/cbuild/app" "$WORK/app-pc"; do
   port=$((port + 8))
 done
 
+# ---- the installed Python binding finds the installed library -----------
+if command -v python3 >/dev/null 2>&1; then
+  expect_file "$P/lib/python3/dist-packages/distkit/__init__.py"
+  rc=0
+  env -u LD_LIBRARY_PATH -u DISTKIT_LIBRARY PYTHONPATH="$P/lib/python3/dist-packages" \
+    "$P/bin/distlaunch" --hostfile "$WORK/hostfile.json" -n 4 -p "$port" --timeout 60 -- \
+    python3 -B "$SRC/tests/integration/runtime_python_rank.py" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  [ "$rc" = 0 ] || { cat "$WORK/out" "$WORK/err" >&2; fail "installed Python binding: ranks exited $rc"; }
+  for r in 0 1 2 3; do expect_line "$WORK/out" "[$r] python ok"; done
+fi
+
 # ---- uninstall removes what install wrote --------------------------------
 outside=$(grep -v "^$P/" "$MANIFEST" || true)
 [ -z "$outside" ] || fail "install_manifest.txt lists files outside the test prefix: $outside"

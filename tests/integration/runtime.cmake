@@ -1,5 +1,6 @@
 # The collective runtime across test hosts: one distbench rank process per
-# host (real TCP between network namespaces), one behaviour per script.
-foreach(t collectives rank_killed rank_stopped)
+# host (real TCP between network namespaces), one behaviour per script;
+# runtime_python: the ctypes binding, 4 local Python ranks.
+foreach(t collectives rank_killed rank_stopped python)
   distkit_integration_test(runtime_${t} runtime_${t}.sh)
 endforeach()
