@@ -78,6 +78,9 @@ void print_footer(std::ostream& out, const TestResult& t) {
 void print_json(std::ostream& out, const Options& o, int ranks, const std::vector<RankInfo>& info,
                 const std::vector<TestResult>& results) {
   nlohmann::json j;
+  // Bump the number when a field changes meaning or disappears (scripts
+  // check it); adding a field keeps it.
+  j["schema"] = "distkit.bench/1";
   j["distbench"] = "0.1.0";
   j["transport"] = "tcp";
   j["ranks"] = ranks;

@@ -82,6 +82,7 @@ TEST_CASE("distbench --json gives every test and size with bandwidths", "[bench]
   std::ostringstream out;
   REQUIRE(run_local_threads(o, 2, out) == 0);
   auto j = nlohmann::json::parse(out.str());
+  CHECK(j["schema"] == "distkit.bench/1");
   CHECK(j["ranks"] == 2);
   CHECK(j["wrong"] == 0);
   REQUIRE(j["tests"].size() == 3);
