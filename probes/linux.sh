@@ -1,16 +1,12 @@
 # probes/linux.sh: what distconfig asks a Linux host, in one round trip.
-# Same contract as probes/macos.sh (sh -s -- BOUNDARY LAUNCHER, capture on
-# stdout). Thunderbolt/USB4 and RDMA devices come from sysfs where present.
-B=$1
+# Same contract as probes/macos.sh (sh -s -- BOUNDARY LAUNCHER, after
+# probes/common.sh; capture on stdout). Thunderbolt/USB4 and RDMA devices come from sysfs where present.
 L=$2
 [ -n "$L" ] || L=${SSH_CONNECTION%% *}
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin
 export PATH
-have() { command -v "$1" >/dev/null 2>&1; }
-need() { have "$1" || return 127; "$@"; }
 py_version() { have python3 || return 127; python3 --version; }
 mlx_version() { have python3 || return 127; python3 -c 'import mlx.core as mx; print(mx.__version__)'; }
-ssh_conn() { printf '%s\n' "${SSH_CONNECTION:-}"; }
 host_name() { if have hostname; then hostname; else uname -n; fi; }
 route_get() {
   [ -n "$L" ] || return 2
@@ -32,20 +28,7 @@ ib_sysfs() {
     printf '%s\t%s\t%s\n' "${d##*/}" "${p##*/}" "$(cat "$p/state" 2>/dev/null)"
   done
 }
-T=$(mktemp -d "${TMPDIR:-/tmp}/distkit-probe.XXXXXX" 2>/dev/null) || T=
-NAMES=
-sec() {
-  n=$1; shift
-  NAMES="$NAMES $n"
-  if [ -n "$T" ]; then
-    ( "$@" </dev/null >"$T/$n.out" 2>/dev/null; echo $? >"$T/$n.st" ) &
-  else
-    printf '%s begin %s\n' "$B" "$n"
-    "$@" </dev/null 2>/dev/null
-    printf '\n%s end %s %s\n' "$B" "$n" "$?"
-  fi
-}
-printf 'distkit-probe 1 %s\n' "$B"
+probe_start "$1"
 sec uname uname -srm
 sec hostname host_name
 sec hw_model cat /sys/devices/virtual/dmi/id/product_name
@@ -60,14 +43,4 @@ sec ibv_devinfo need ibv_devinfo
 sec sudo sudo -n true
 sec python3_version py_version
 sec mlx_version mlx_version
-if [ -n "$T" ]; then
-  wait
-  for n in $NAMES; do
-    printf '%s begin %s\n' "$B" "$n"
-    cat "$T/$n.out" 2>/dev/null
-    s=
-    read -r s <"$T/$n.st" 2>/dev/null || s=
-    printf '\n%s end %s %s\n' "$B" "$n" "${s:-255}"
-  done
-  rm -rf "$T"
-fi
+probe_finish

@@ -1,7 +1,9 @@
 # distconfig's probe, sent on stdin to `sh -s -- BOUNDARY LAUNCHER`: runs the
 # script for this host's OS (probes/macos.sh or probes/linux.sh). A host
 # with system_profiler is treated as a Mac (test hosts answer Mac commands
-# from captures through shims while their kernel is Linux).
+# from captures through shims while their kernel is Linux). Both use the
+# capture writer of probes/common.sh.
+{{common|raw}}
 distkit_probe_macos() {
 {{macos|raw}}
 }

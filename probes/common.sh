@@ -1,0 +1,42 @@
+# probes/common.sh: the capture writer shared by probes/macos.sh and
+# probes/linux.sh (sent ahead of both by templates/distconfig_probe.sh).
+# A capture (lib/probe/include/distkit/probe/capture.hpp) is a header line
+# and one section per command holding its raw stdout and exit status.
+# Commands run in parallel into a temporary directory (system_profiler
+# alone takes seconds on a real Mac); the sections are printed in a fixed
+# order. Without a writable temp dir, commands run one by one instead.
+have() { command -v "$1" >/dev/null 2>&1; }
+need() { have "$1" || return 127; "$@"; }
+ssh_conn() { printf '%s\n' "${SSH_CONNECTION:-}"; }
+# probe_start BOUNDARY
+probe_start() {
+  B=$1
+  T=$(mktemp -d "${TMPDIR:-/tmp}/distkit-probe.XXXXXX" 2>/dev/null) || T=
+  NAMES=
+  printf 'distkit-probe 1 %s\n' "$B"
+}
+# sec NAME COMMAND...: one section.
+sec() {
+  n=$1; shift
+  NAMES="$NAMES $n"
+  if [ -n "$T" ]; then
+    ( "$@" </dev/null >"$T/$n.out" 2>/dev/null; echo $? >"$T/$n.st" ) &
+  else
+    printf '%s begin %s\n' "$B" "$n"
+    "$@" </dev/null 2>/dev/null
+    printf '\n%s end %s %s\n' "$B" "$n" "$?"
+  fi
+}
+# probe_finish: waits for the parallel sections and prints them in order.
+probe_finish() {
+  [ -n "$T" ] || return 0
+  wait
+  for n in $NAMES; do
+    printf '%s begin %s\n' "$B" "$n"
+    cat "$T/$n.out" 2>/dev/null
+    s=
+    read -r s <"$T/$n.st" 2>/dev/null || s=
+    printf '\n%s end %s %s\n' "$B" "$n" "${s:-255}"
+  done
+  rm -rf "$T"
+}
