@@ -109,17 +109,31 @@ void Group::reduce_scatter(const void* in, void* out, size_t count, DType t, Red
     if (out != in) std::memmove(out, in, block);
     return;
   }
-  // In place (out == in + rank*block) the caller's input is the work area,
-  // as with NCCL; otherwise a reusable scratch copy of the input.
-  unsigned char* work = const_cast<unsigned char*>(bytes(in));
-  if (bytes(out) != mine) {
-    work = mesh_->staging(63, all);
-    std::memcpy(work, in, all);
-  }
   Comm c{*mesh_, members_, rank_, context_};
-  ring_reduce_scatter(c, work, count, t, op);
-  if (bytes(out) != work + block * static_cast<size_t>(rank_))
-    std::memcpy(out, work + block * static_cast<size_t>(rank_), block);
+  // In place (out == in + rank*block) the caller's input is the work area,
+  // as with NCCL.
+  if (bytes(out) == mine) {
+    ring_reduce_scatter(c, const_cast<unsigned char*>(bytes(in)), count, t, op);
+    return;
+  }
+  // Out of place the input must stay untouched, so the ring works on a
+  // scratch copy: a window of every block at a time, which keeps the
+  // scratch at most kScratchChunks chunks whatever the message size. When
+  // `out` overlaps the input elsewhere, writing a window's result could
+  // clobber input still to be read: one window (a full copy) then.
+  const size_t elem = dtype_size(t);
+  const size_t n = static_cast<size_t>(size());
+  constexpr size_t kScratchChunks = 128;
+  size_t window = std::max(elem, mesh_->chunk_bytes() * kScratchChunks / n / elem * elem);
+  const bool overlaps = bytes(out) < bytes(in) + all && bytes(in) < bytes(out) + block;
+  if (overlaps) window = block;
+  for (size_t off = 0; off < block; off += window) {
+    const size_t w = std::min(window, block - off);
+    unsigned char* work = mesh_->staging(63, w * n);
+    for (size_t k = 0; k < n; ++k) std::memcpy(work + k * w, bytes(in) + k * block + off, w);
+    ring_reduce_scatter(c, work, w / elem, t, op);
+    std::memmove(bytes(out) + off, work + w * static_cast<size_t>(rank_), w);
+  }
 }
 
 void Group::broadcast(void* data, size_t count, DType t, int root) {

@@ -149,6 +149,26 @@ TEST_CASE("in-place all_gather and reduce_scatter work on the caller's buffer", 
   for (auto& f : failures) UNSCOPED_INFO(f);
 }
 
+TEST_CASE("out-of-place reduce_scatter may write over the start of its own input", "[runtime]") {
+  // out = in (block 0) overlaps the input for every rank but rank 0's
+  // in-place position; the result must still be the reduction of the
+  // untouched input, across several scratch windows (40003 int64 per block
+  // is more than the 4 KiB-chunk test config's window).
+  auto failures = sweep(3, [](Group& g, const Config&, std::vector<std::string>& bad) {
+    const size_t count = 40003;
+    std::vector<int64_t> buf(count * 3);
+    for (size_t k = 0; k < buf.size(); ++k) buf[k] = static_cast<int64_t>(k) * (g.rank() + 1);
+    g.reduce_scatter(buf.data(), buf.data(), count, DType::int64, ReduceOp::sum);
+    for (size_t i = 0; i < count; ++i)
+      if (buf[i] != 6 * static_cast<int64_t>(static_cast<size_t>(g.rank()) * count + i)) {
+        bad.push_back("reduce_scatter into its own input: element " + std::to_string(i));
+        break;
+      }
+  });
+  CHECK(failures.empty());
+  for (auto& f : failures) UNSCOPED_INFO(f);
+}
+
 TEST_CASE("broadcast copies the root's buffer to every rank for every root and size", "[runtime]") {
   for (int n : {2, 3, 4}) {
     auto failures = sweep(n, [](Group& g, const Config& c, std::vector<std::string>& bad) {
