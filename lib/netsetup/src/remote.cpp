@@ -1,0 +1,30 @@
+// See remote.hpp.
+#include "distkit/netsetup/remote.hpp"
+
+#include <thread>
+
+namespace distkit::netsetup {
+
+std::vector<ssh::CommandResult> run_scripts(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                                            const std::vector<std::string>& scripts,
+                                            const std::string& command,
+                                            std::chrono::milliseconds timeout) {
+  std::vector<ssh::CommandResult> out(executors.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < executors.size(); ++i) {
+    if (!executors[i]) {
+      out[i].exit.error = "not connected";
+      continue;
+    }
+    threads.emplace_back([&, i] {
+      ssh::RunOptions o;
+      o.stdin_data = scripts[i];
+      o.timeout = timeout;
+      out[i] = executors[i]->run(command, o);
+    });
+  }
+  for (auto& t : threads) t.join();
+  return out;
+}
+
+}  // namespace distkit::netsetup

@@ -1,0 +1,174 @@
+// The rendered scripts and printed commands. The macOS commands are pinned
+// against the reference tool's printed setup for the shared scenarios
+// (same meaning: bridge0 down, each interface's address with a /30 mask,
+// a host route to the peer over that interface); the whole scripts are
+// pinned by golden files (tests/data/netsetup/golden; regenerate with
+// DISTKIT_UPDATE_GOLDEN=1 and review the diff) and checked by `sh -n`.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "catch.hpp"
+#include "distkit/netsetup/scripts.hpp"
+#include "scenario.hpp"
+
+using namespace distkit;
+using namespace distkit::netsetup;
+using distkit::test::read_data;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kFour{"studio-a", "studio-b", "studio-c", "studio-d"};
+
+Plan scenario_plan(const std::string& scenario, const std::vector<std::string>& hosts, const char* subnet) {
+  auto t = test::scenario_topology(scenario, hosts);
+  return plan_addresses(cables_from_topology(t), parse_subnet(subnet, "--subnet"), {});
+}
+
+std::vector<std::string> words(std::string_view line) {
+  std::vector<std::string> w;
+  std::string cur;
+  for (char c : line) {
+    if (c == ' ') {
+      if (!cur.empty()) w.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) w.push_back(cur);
+  return w;
+}
+
+// Our printed macOS commands read back into the reference's terms.
+test::RefHost meaning_of(const std::string& commands) {
+  test::RefHost h;
+  std::istringstream in(commands);
+  for (std::string line; std::getline(in, line);) {
+    auto w = words(line);
+    REQUIRE(w.size() >= 4);
+    CHECK(w[0] == "sudo");
+    if (w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down") {
+      h.bridge_down = true;
+    } else if (w[1] == "ifconfig" && w.size() == 6 && w[3] == "inet" && w[5] == "alias") {
+      auto c = parse_cidr(w[4]);
+      REQUIRE(c);
+      h.steps.push_back({w[2], format_ipv4(c->address), format_ipv4(c->mask()), ""});
+    } else if (w[1] == "route" && w.size() == 8 && w[3] == "add" && w[4] == "-host" && w[6] == "-interface") {
+      REQUIRE(!h.steps.empty());
+      CHECK(h.steps.back().iface == w[7]);
+      h.steps.back().peer = w[5] + "%" + w[7];
+    } else {
+      FAIL("unexpected command: " + line);
+    }
+  }
+  return h;
+}
+
+void check_against_reference(const std::string& scenario, const std::vector<std::string>& hosts) {
+  auto plan = scenario_plan(scenario, hosts, "192.168.0.0/16");
+  auto want = test::parse_reference_setup(read_data("scenarios/" + scenario + "/expected_auto.stdout.txt"));
+  SetupOptions o;
+  o.bridge = BridgeMode::down;
+  for (const auto& h : hosts) {
+    INFO(scenario + " " + h);
+    auto got = meaning_of(setup_commands({h, Os::macOS, "/s"}, plan, o));
+    CHECK(got.bridge_down == want[h].bridge_down);
+    auto w = want[h].steps, g = got.steps;
+    auto by_iface = [](const test::RefStep& x, const test::RefStep& y) { return x.iface < y.iface; };
+    std::sort(w.begin(), w.end(), by_iface);
+    std::sort(g.begin(), g.end(), by_iface);
+    CHECK(g == w);
+  }
+}
+
+std::string golden_path(const std::string& name) { return "netsetup/golden/" + name; }
+
+void check_golden(const std::string& name, const std::string& text) {
+  fs::path p = test::data_dir() / golden_path(name);
+  if (std::getenv("DISTKIT_UPDATE_GOLDEN")) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+  }
+  INFO(name);
+  CHECK(read_data(golden_path(name)) == text);
+}
+
+// `sh -n` on the text: the scripts must at least parse as POSIX sh.
+int sh_syntax(const std::string& text) {
+  fs::path p = fs::temp_directory_path() / ("netsetup-syntax-" + std::to_string(::getpid()) + ".sh");
+  std::ofstream(p, std::ios::binary) << text;
+  int rc = std::system(("sh -n " + p.string() + " 2>/dev/null").c_str());
+  fs::remove(p);
+  return rc;
+}
+
+}  // namespace
+
+TEST_CASE("macOS commands mean what the reference prints, for mesh, ring and double cable") {
+  check_against_reference("mesh4_m3ultra_rdma", kFour);
+  check_against_reference("ring4_m3ultra_rdma", kFour);
+  check_against_reference("pair2_m3ultra_double_cable", {"studio-a", "studio-b"});
+}
+
+TEST_CASE("by default macOS takes each linked port out of bridge0 instead of bringing it down") {
+  auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
+  CHECK(setup_commands({"studio-a", Os::macOS, "/s"}, plan, {}) ==
+        "sudo ifconfig bridge0 deletem en3\n"
+        "sudo ifconfig bridge0 deletem en4\n"
+        "sudo ifconfig en3 inet 10.213.0.1/30 alias\n"
+        "sudo route -n add -host 10.213.0.2 -interface en3\n"
+        "sudo ifconfig en4 inet 10.213.0.5/30 alias\n"
+        "sudo route -n add -host 10.213.0.6 -interface en4\n");
+}
+
+TEST_CASE("Linux commands bring the link up, add the address and the host route") {
+  std::vector<Cable> cables{{{"h1", "eth1"}, {"h2", "eth1"}}};
+  auto plan = plan_addresses(cables, parse_subnet(kDefaultSubnet, "--subnet"), {});
+  CHECK(setup_commands({"h2", Os::Linux, "/s"}, plan, {}) ==
+        "sudo ip link set dev eth1 up\n"
+        "sudo ip addr add 10.213.0.2/30 dev eth1\n"
+        "sudo ip route replace 10.213.0.1/32 dev eth1\n");
+}
+
+TEST_CASE("values in scripts and commands are shell-quoted") {
+  std::vector<Cable> cables{{{"h1", "e-1"}, {"h2", "eth1"}}};
+  auto plan = plan_addresses(cables, parse_subnet(kDefaultSubnet, "--subnet"), {});
+  HostTarget h{"h1", Os::Linux, "/var/tmp/it's state"};
+  std::string s = setup_script(h, plan, {});
+  CHECK(s.find("STATE='/var/tmp/it'\\''s state'\n") != std::string::npos);
+  CHECK(sh_syntax(s) == 0);
+}
+
+TEST_CASE("the state file is in a root-owned directory unless --state-file says otherwise") {
+  CHECK(state_file_for(Os::macOS, "a", "") == "/var/db/distkit/netsetup.state");
+  CHECK(state_file_for(Os::Linux, "a", "") == "/var/lib/distkit/netsetup.state");
+  CHECK(state_file_for(Os::Linux, "h1", "/tmp/x/%h.state") == "/tmp/x/h1.state");
+}
+
+TEST_CASE("golden scripts: macOS pair (setup, persist, teardown, verify) and Linux pair") {
+  auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
+  HostTarget mac{"studio-a", Os::macOS, state_file_for(Os::macOS, "studio-a", "")};
+  SetupOptions persist;
+  persist.persist = true;
+  std::vector<std::pair<std::string, std::string>> scripts{
+      {"macos_studio-a.setup.sh", setup_script(mac, plan, {})},
+      {"macos_studio-a.persist.sh", setup_script(mac, plan, persist)},
+      {"macos_studio-a.teardown.sh", teardown_script(mac)},
+      {"macos_studio-a.verify.sh", verify_script(mac, plan, 32323)},
+      {"macos_studio-a.commands.txt", setup_commands(mac, plan, {})}};
+  std::vector<Cable> cables{{{"h1", "eth1"}, {"h2", "eth1"}}, {{"h2", "eth2"}, {"h1", "eth2"}}};
+  auto lplan = plan_addresses(cables, parse_subnet(kDefaultSubnet, "--subnet"), {});
+  HostTarget lin{"h1", Os::Linux, state_file_for(Os::Linux, "h1", "")};
+  scripts.push_back({"linux_h1.setup.sh", setup_script(lin, lplan, {})});
+  scripts.push_back({"linux_h1.persist.sh", setup_script(lin, lplan, persist)});
+  scripts.push_back({"linux_h1.teardown.sh", teardown_script(lin)});
+  scripts.push_back({"linux_h1.verify.sh", verify_script(lin, lplan, 32323)});
+  scripts.push_back({"linux_h1.state.sh", state_script(lin)});
+  for (const auto& [name, text] : scripts) {
+    check_golden(name, text);
+    if (name.find(".sh") != std::string::npos) CHECK(sh_syntax(text) == 0);
+  }
+}
