@@ -51,6 +51,7 @@ ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
 
 std::string render_manifest(const ManifestInputs& in) {
   ordered_json j;
+  j["schema"] = kManifestSchema;
   j["tool"] = "distlaunch 0.1.0";
   j["job_id"] = in.plan.job_id;
   j["command"] = in.plan.command;

@@ -94,7 +94,7 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     case Backend::ring: {
       if (n < 2) return;  // mlx.launch gives a single rank no ring file
       auto addresses = ring_addresses(hosts, o, resolve);
-      std::string json = ring_json(addresses);
+      auto json = std::make_shared<const std::string>(ring_json(addresses));
       for (auto& r : plan.ranks) {
         r.files.push_back({"MLX_HOSTFILE", "ring.json", json});
         for (const auto& a : addresses[static_cast<size_t>(r.rank)])
@@ -106,7 +106,7 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     case Backend::jaccl_ring: {
       std::string coord = address_of(hosts.front(), resolve, "as the jaccl coordinator") + ":" +
                           std::to_string(o.starting_port);
-      std::string matrix = rdma_matrix_json(hosts);
+      auto matrix = std::make_shared<const std::string>(rdma_matrix_json(hosts));
       plan.ranks.front().ports.push_back(o.starting_port);
       for (auto& r : plan.ranks) {
         r.env.emplace_back("MLX_JACCL_COORDINATOR", coord);
@@ -160,6 +160,11 @@ void check_options(const LaunchOptions& o) {
 }
 
 }  // namespace
+
+const std::string& DataFile::text() const {
+  static const std::string empty;
+  return content ? *content : empty;
+}
 
 Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf) {
   Backend b = Backend::ring;

@@ -170,8 +170,11 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
                      "give a rank between 0 and the number of ranks - 1");
   WrapperSettings ws = wrapper_settings(o);
   if (o.dry_run) {
-    std::string text = o.json ? render_plan_json(plan, ws) : render_plan_text(plan, ws);
-    std::fwrite(text.data(), 1, text.size(), s.out);
+    TextSink sink = [out = s.out](std::string_view t) { std::fwrite(t.data(), 1, t.size(), out); };
+    if (o.json)
+      write_plan_json(plan, ws, sink);
+    else
+      write_plan_text(plan, ws, sink);
     return 0;
   }
   if (plan.backend == hostfile::Backend::mpi)

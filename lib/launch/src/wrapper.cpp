@@ -14,7 +14,7 @@ std::string render_files(const RankSpec& rank) {
   std::string out;
   for (const auto& f : rank.files)
     out += render_named("launch_file.sh",
-                        {{"content", f.content}, {"name", f.name}, {"key", f.env}},
+                        {{"content", f.text()}, {"name", f.name}, {"key", f.env}},
                         TemplateMode::shell);
   return out;
 }

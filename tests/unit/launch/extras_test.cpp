@@ -65,6 +65,30 @@ TEST_CASE("the dry run shows every rank, its environment and never the secret",
         std::string::npos);
 }
 
+TEST_CASE("the JSON plan carries its schema and is laid out as one dump(2) of the whole",
+          "[launch][dry-run]") {
+  Plan plan = test::local_plan(3, {"echo", "a\nb \"q\""});
+  std::string text = render_plan_json(plan, WrapperSettings{});
+  auto j = nlohmann::ordered_json::parse(text);
+  CHECK(j["schema"] == "distkit.launch-plan/1");
+  CHECK(j["ranks"].size() == 3);
+  CHECK(text == j.dump(2) + "\n");
+}
+
+TEST_CASE("every rank of a large plan shares one copy of the ring list", "[launch][plan]") {
+  hostfile::Hostfile hf;
+  for (int i = 0; i < 512; ++i)
+    hf.hosts.push_back({"n" + std::to_string(i), {"10.0." + std::to_string(i / 256) + "." +
+                                                  std::to_string(i % 256)}, {}});
+  LaunchOptions o;
+  o.command = {"true"};
+  Plan plan = build_plan(hf, o, nullptr, "j1");
+  REQUIRE(plan.ranks.size() == 512);
+  CHECK(plan.ranks[0].files[0].content == plan.ranks[511].files[0].content);
+  CHECK(plan.ranks[0].files[0].content.use_count() == 512);
+  CHECK(plan.ranks[0].files[0].text().rfind("[\"10.0.1.255:32834\"]]") != std::string::npos);
+}
+
 TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
           "[launch][manifest]") {
   Plan plan = test::local_plan(2, {"sh", "-c", "exit $MLX_RANK"});

@@ -80,7 +80,7 @@ void check_scenario(const std::string& dir, const std::string& launch,
     std::map<std::string, std::string> mlx_env, files;
     for (const auto& [k, v] : rank.env)
       if (k.rfind("MLX_", 0) == 0) mlx_env[k] = v;
-    for (const auto& f : rank.files) files[f.env] = f.content;
+    for (const auto& f : rank.files) files[f.env] = f.text();
     CHECK(mlx_env == ref.env);
     CHECK(files == ref.files);
     CHECK(plan.command == ref.command);

@@ -62,7 +62,7 @@ TEST_CASE("four local ranks share one ip with consecutive ring ports", "[launch]
   Plan p = build_plan(local_hostfile(), o, nullptr, "j1");
   REQUIRE(p.ranks[2].files.size() == 1);
   CHECK(p.ranks[2].files[0].env == "MLX_HOSTFILE");
-  CHECK(p.ranks[2].files[0].content ==
+  CHECK(p.ranks[2].files[0].text() ==
         R"([["127.0.0.1:32323"], ["127.0.0.1:32324"], ["127.0.0.1:32325"], ["127.0.0.1:32326"]])");
   CHECK(env_of(p.ranks[2], "MLX_RANK") == "2");
 }
@@ -131,7 +131,7 @@ TEST_CASE("a host name without ips gets its address from the resolver", "[launch
     return std::nullopt;
   };
   Plan p = build_plan(hf, with_command({"true"}), resolve, "j");
-  CHECK(p.ranks[0].files[0].content == R"([["10.0.0.1:32323"], ["10.0.0.9:32324"]])");
+  CHECK(p.ranks[0].files[0].text() == R"([["10.0.0.1:32323"], ["10.0.0.9:32324"]])");
 }
 
 TEST_CASE("an unresolvable host name for the ring is an error naming it", "[launch][plan]") {

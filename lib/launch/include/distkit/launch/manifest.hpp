@@ -25,6 +25,9 @@ struct ManifestInputs {
   std::optional<std::string> hostfile_text;  // the bytes read, when a file was given
 };
 
+// Schema of the manifest ("schema" field; see distlaunch(1) JSON OUTPUT).
+inline constexpr const char* kManifestSchema = "distkit.launch-manifest/1";
+
 std::string render_manifest(const ManifestInputs& in);
 // Writes render_manifest() to dir/manifest.json (creating dir); throws
 // distkit::Error when it cannot.
