@@ -7,7 +7,7 @@
 #include "diagnostics.hpp"
 #include "distkit/hostfile/export.hpp"
 #include "distkit/hostfile/hostfile.hpp"
-#include "distkit/topology/address_plan.hpp"
+#include "distkit/netsetup/from_topology.hpp"
 #include "distkit/topology/hostfiles.hpp"
 #include "distkit/topology/render.hpp"
 #include "distkit/util/atomic_file.hpp"
@@ -15,7 +15,7 @@
 #include "distkit/util/strings.hpp"
 #include "gather.hpp"
 #include "readiness.hpp"
-#include "setup_text.hpp"
+#include "netsetup_flow.hpp"
 #include "thunderbolt_flow.hpp"
 
 namespace distkit::configtool {
@@ -42,6 +42,7 @@ void check_flags(const Options& o) {
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
                      "the replayed probes are already saved");
   check_format(o.format);
+  check_netsetup_flags(o);
   if (o.over == "ethernet" && o.backend)
     throw UsageError("--backend", "only applies to --over thunderbolt",
                      "drop --backend for an Ethernet hostfile");
@@ -74,9 +75,11 @@ int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& 
   return 0;
 }
 
-int thunderbolt(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
-  auto t = topology::build_topology(infos);
-  warn_topology(s, t, infos);
+int thunderbolt(const Options& o, Services& s, Gathered& g) {
+  const auto& infos = g.infos;
+  if (o.teardown) return network_teardown(o, s, g);
+  auto t = o.links ? links_topology(o, infos) : topology::build_topology(infos);
+  if (!o.links) warn_topology(s, t, infos);
   if (o.dot) {
     s.out << topology::render_dot(t);
     return 0;
@@ -87,14 +90,12 @@ int thunderbolt(const Options& o, Services& s, const std::vector<probe::HostInfo
   }
   auto a = topology::analyze(t, infos);
   if (o.check) return readiness_report(o, s, infos, t, a);
+  auto plan = plan_network(o, s, g, t);
+  if (o.verify && !o.auto_setup.value_or(false)) return network_verify(o, s, g, plan);
   topology::Choice c = pick_backend(o, s, t, a);
-  auto hf = thunderbolt_hostfile(c, t, a, infos, o.envs);
-  if (o.auto_setup.value_or(false))
-    warn(s, "--auto-setup: automatic network setup is not built yet; run the commands below on each host");
-  note(s, "the hostfile assumes these point-to-point addresses (not persistent across reboots):");
-  s.err << render_setup(t, topology::plan_addresses(t));
+  auto hf = thunderbolt_hostfile(c, t, a, infos, o.envs, netsetup::link_addresses(plan));
   write_hostfile(o, s, hf);
-  return 0;
+  return network_setup(o, s, g, plan);
 }
 
 }  // namespace
@@ -104,8 +105,8 @@ int run_distconfig(const Options& o, Services& s) {
   check_envs(o);
   auto hosts = resolve_hosts(o);
   verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
-  auto infos = gather(o, s, hosts);
-  return o.over == "ethernet" ? ethernet(o, s, infos) : thunderbolt(o, s, infos);
+  auto g = gather(o, s, hosts);
+  return o.over == "ethernet" ? ethernet(o, s, g.infos) : thunderbolt(o, s, g);
 }
 
 }  // namespace distkit::configtool

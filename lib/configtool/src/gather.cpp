@@ -46,9 +46,10 @@ ssh::ConnectOptions connect_options(const Options& o) {
 
 std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services& s,
                                                       const std::vector<std::string>& hosts,
-                                                      std::vector<Failure>& failed) {
+                                                      std::vector<Failure>& failed,
+                                                      ssh::Connections& conns) {
   auto t0 = std::chrono::steady_clock::now();
-  ssh::Connections conns = s.connect(hosts, connect_options(o));
+  conns = s.connect(hosts, connect_options(o));
   for (const auto& e : conns.errors) failed.push_back({e.host, e.message});
   auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout);
   std::vector<std::optional<probe::Capture>> out;
@@ -78,10 +79,10 @@ std::vector<std::string> resolve_hosts(const Options& o) {
   return names;
 }
 
-std::vector<probe::HostInfo> gather(const Options& o, Services& s,
-                                    const std::vector<std::string>& hosts) {
+Gathered gather(const Options& o, Services& s, const std::vector<std::string>& hosts) {
   std::vector<Failure> failed;
-  auto captures = o.from_probes ? replay(o, hosts, failed) : probe_live(o, s, hosts, failed);
+  ssh::Connections conns;
+  auto captures = o.from_probes ? replay(o, hosts, failed) : probe_live(o, s, hosts, failed, conns);
   if (!failed.empty()) {
     problem(s, "could not probe " + std::to_string(failed.size()) + " of " +
                    std::to_string(hosts.size()) + " host(s):");
@@ -91,15 +92,17 @@ std::vector<probe::HostInfo> gather(const Options& o, Services& s,
                         "fix them or pass --ignore-unreachable to go on without them");
     warn(s, "going on without the unreachable host(s) (--ignore-unreachable)");
   }
-  std::vector<probe::HostInfo> infos;
+  Gathered g;
   for (size_t i = 0; i < hosts.size(); ++i) {
     if (!captures[i]) continue;
-    infos.push_back(probe::build_host_info(hosts[i], *captures[i]));
-    for (const auto& n : infos.back().notes) warn(s, hosts[i] + ": " + n);
+    g.infos.push_back(probe::build_host_info(hosts[i], *captures[i]));
+    for (const auto& n : g.infos.back().notes) warn(s, hosts[i] + ": " + n);
+    g.captures.push_back(std::move(*captures[i]));
+    g.executors.push_back(i < conns.executors.size() ? conns.executors[i] : nullptr);
   }
-  if (infos.empty())
+  if (g.infos.empty())
     throw RemoteError("hosts", "no host could be probed", "check the host names and SSH access");
-  return infos;
+  return g;
 }
 
 }  // namespace distkit::configtool

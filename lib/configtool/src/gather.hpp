@@ -3,6 +3,7 @@
 // is reported in one block; --ignore-unreachable goes on without them.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,17 @@ namespace distkit::configtool {
 // The ssh names from --hostfile or --hosts. Throws UsageError.
 std::vector<std::string> resolve_hosts(const Options& o);
 
-// Probes (or replays) every host; returns the reachable hosts' pictures in
-// host order. Throws RemoteError when a host failed and
-// --ignore-unreachable is off, UsageError when none is left.
-std::vector<probe::HostInfo> gather(const Options& o, Services& s,
-                                    const std::vector<std::string>& hosts);
+// The reachable hosts, in host order: their pictures, their raw captures
+// (network setup reads addresses with prefixes from them) and, when probed
+// live, the executors (kept open for network setup; nullptr on replay).
+struct Gathered {
+  std::vector<probe::HostInfo> infos;
+  std::vector<probe::Capture> captures;
+  std::vector<std::shared_ptr<ssh::Executor>> executors;
+};
+
+// Probes (or replays) every host. Throws RemoteError when a host failed
+// and --ignore-unreachable is off, UsageError when none is left.
+Gathered gather(const Options& o, Services& s, const std::vector<std::string>& hosts);
 
 }  // namespace distkit::configtool

@@ -159,11 +159,12 @@ Choice pick_backend(const Options& o, Services& s, const Topology& t, const Anal
 
 hostfile::Hostfile thunderbolt_hostfile(Choice c, const Topology& t, const Analysis& a,
                                         const std::vector<probe::HostInfo>& infos,
-                                        const std::vector<std::string>& envs) {
+                                        const std::vector<std::string>& envs,
+                                        const std::vector<topology::LinkAddresses>& addresses) {
   switch (c) {
     case Choice::jaccl: return topology::jaccl_hostfile(t, infos, envs);
     case Choice::jaccl_ring: return topology::jaccl_ring_hostfile(t, infos, *a.ring, envs);
-    case Choice::ring: return topology::ring_hostfile(t, topology::plan_addresses(t), *a.ring, envs);
+    case Choice::ring: return topology::ring_hostfile(t, addresses, *a.ring, envs);
     case Choice::none: break;
   }
   throw std::logic_error("thunderbolt_hostfile: no backend");

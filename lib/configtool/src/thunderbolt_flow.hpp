@@ -7,6 +7,7 @@
 #include "distkit/configtool/distconfig.hpp"
 #include "distkit/hostfile/hostfile.hpp"
 #include "distkit/probe/host_info.hpp"
+#include "distkit/topology/address_plan.hpp"
 #include "distkit/topology/analysis.hpp"
 
 namespace distkit::configtool {
@@ -21,11 +22,13 @@ void warn_topology(Services& s, const topology::Topology& t,
 topology::Choice pick_backend(const Options& o, Services& s, const topology::Topology& t,
                               const topology::Analysis& a);
 
-// The hostfile for `c` (not none).
+// The hostfile for `c` (not none); the ring hostfile's ips are `addresses`
+// (the network setup plan, one entry per topology link).
 hostfile::Hostfile thunderbolt_hostfile(topology::Choice c, const topology::Topology& t,
                                         const topology::Analysis& a,
                                         const std::vector<probe::HostInfo>& infos,
-                                        const std::vector<std::string>& envs);
+                                        const std::vector<std::string>& envs,
+                                        const std::vector<topology::LinkAddresses>& addresses);
 
 // Why each backend can or cannot run, "" when it can.
 std::string ring_verdict(const topology::Topology& t, const topology::Analysis& a);

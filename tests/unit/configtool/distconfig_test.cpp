@@ -142,12 +142,14 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(missing.err.find("  a: no saved probe in /nonexistent-distkit\n") != std::string::npos);
 }
 
-TEST_CASE("--auto-setup is accepted and says it is not built yet") {
+TEST_CASE("--auto-setup, --verify and --teardown need the hosts, not saved probes") {
   auto dir = data_dir() / "scenarios" / "pair2_m3ultra_double_cable";
-  auto r = run_tool({"--hosts", "studio-a,studio-b", "--auto-setup", "--from-probes", dir.string()});
-  CHECK(r.status == 0);
-  CHECK(r.err.find("distconfig: warning: --auto-setup: automatic network setup is not built yet; "
-                   "run the commands below on each host\n") != std::string::npos);
+  for (const char* flag : {"--auto-setup", "--verify", "--teardown"}) {
+    auto r = run_tool({"--hosts", "studio-a,studio-b", flag, "--from-probes", dir.string()});
+    CHECK(r.status == 2);
+    CHECK(r.err.substr(r.err.rfind("distconfig: error:")) ==
+          "distconfig: error: " + std::string(flag) + ": needs the hosts themselves, not saved probes; drop --from-probes\n");
+  }
 }
 
 TEST_CASE("--check --json gives verdicts per backend for scripts") {

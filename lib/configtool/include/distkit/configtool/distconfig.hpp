@@ -5,7 +5,8 @@
 // Drop-in for mlx.distributed_config: same flags, same hostfile schema;
 // plus --check/--json (readiness report), --save-probes/--from-probes
 // (offline replay), --ssh-config, --matrix and --format (hostfiles for
-// other launchers).
+// other launchers), and network setup (--auto-setup, --verify,
+// --teardown, --persist, --links, --subnet, --emit-scripts).
 #pragma once
 
 #include <filesystem>
@@ -39,6 +40,16 @@ struct Options {
   std::optional<std::filesystem::path> from_probes;
   bool check = false;
   bool json = false;
+  // Network setup (lib/netsetup; man page NETWORK SETUP).
+  std::string subnet;                              // --subnet; "" = netsetup::kDefaultSubnet
+  std::optional<std::filesystem::path> links;      // --links FILE: cables declared by hand
+  std::optional<std::filesystem::path> emit_scripts;  // --emit-scripts DIR
+  bool verify = false;                             // --verify
+  bool teardown = false;                           // --teardown
+  bool persist = false;                            // --persist
+  bool bridge_down = false;                        // --bridge-down (macOS, as the reference)
+  int verify_port = 32323;                         // --verify-port
+  std::string state_file;                          // --state-file PATTERN ("%h": host)
 };
 
 using ConnectFn = std::function<ssh::Connections(const std::vector<std::string>&,

@@ -1,0 +1,336 @@
+// See netsetup_flow.hpp. Hosts are handled in parallel (netsetup::run_scripts);
+// every outcome is reported per host, then one error line sums them up.
+#include "netsetup_flow.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "diagnostics.hpp"
+#include "distkit/netsetup/from_topology.hpp"
+#include "distkit/netsetup/outcome.hpp"
+#include "distkit/netsetup/remote.hpp"
+#include "distkit/netsetup/scripts.hpp"
+#include "distkit/probe/capture.hpp"
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/shell_quote.hpp"
+
+namespace distkit::configtool {
+
+namespace {
+
+using netsetup::Os;
+
+constexpr auto kSetupTimeout = std::chrono::seconds(60);
+
+netsetup::HostTarget target(const Options& o, const probe::HostInfo& info) {
+  Os os = info.macos ? Os::macOS : Os::Linux;
+  return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
+}
+
+netsetup::Cidr subnet_of(const Options& o) {
+  return netsetup::parse_subnet(o.subnet.empty() ? netsetup::kDefaultSubnet : o.subnet, "--subnet");
+}
+
+netsetup::SetupOptions setup_options(const Options& o) {
+  netsetup::SetupOptions so;
+  so.bridge = o.bridge_down ? netsetup::BridgeMode::down : netsetup::BridgeMode::take_out;
+  so.persist = o.persist;
+  return so;
+}
+
+// Addresses with prefixes from a probe capture (no routes: the probe does
+// not list the routing table).
+netsetup::HostNet from_capture(const probe::Capture& c) {
+  netsetup::HostNet n;
+  if (const auto* sec = c.ok("ip_addr")) n.addresses = netsetup::parse_ip_addr_cidrs(sec->output);
+  else if (const auto* sec2 = c.ok("ifconfig")) n.addresses = netsetup::parse_ifconfig_cidrs(sec2->output);
+  return n;
+}
+
+netsetup::HostNet from_state(const probe::Capture& c, Os os) {
+  netsetup::HostNet n;
+  if (const auto* a = c.ok("addrs"))
+    n.addresses = os == Os::macOS ? netsetup::parse_ifconfig_cidrs(a->output) : netsetup::parse_ip_addr_cidrs(a->output);
+  if (const auto* r = c.ok("routes"))
+    n.routes = os == Os::macOS ? netsetup::parse_netstat_routes(r->output) : netsetup::parse_ip_routes(r->output);
+  if (const auto* st = c.ok("state")) n.records = netsetup::parse_state_records(st->output);
+  return n;
+}
+
+bool live(const Gathered& g) {
+  for (const auto& e : g.executors)
+    if (e) return true;
+  return false;
+}
+
+void require_live(const Options& o, const Gathered& g, const char* flag) {
+  if (o.from_probes || !live(g))
+    throw UsageError(flag, "needs the hosts themselves, not saved probes", "drop --from-probes");
+}
+
+std::string title_block(const std::string& title) {
+  return title + "\n" + std::string(title.size(), '=') + "\n";
+}
+
+void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
+  if (!o.emit_scripts) return;
+  std::filesystem::create_directories(*o.emit_scripts);
+  for (const auto& info : g.infos) {
+    auto h = target(o, info);
+    auto base = *o.emit_scripts / info.host;
+    write_file_atomic(base.string() + ".setup.sh", netsetup::setup_script(h, plan, setup_options(o)), 0755);
+    write_file_atomic(base.string() + ".teardown.sh", netsetup::teardown_script(h), 0755);
+    write_file_atomic(base.string() + ".verify.sh", netsetup::verify_script(h, plan, o.verify_port), 0755);
+  }
+  note(s, "wrote <host>.setup.sh, .teardown.sh and .verify.sh for " + std::to_string(g.infos.size()) +
+              " host(s) in " + o.emit_scripts->string() + " (run as root: sudo sh <host>.setup.sh)");
+}
+
+void print_commands(const Options& o, Services& s, const probe::HostInfo& info, const netsetup::Plan& plan) {
+  s.err << title_block("Setup for " + info.host)
+        << netsetup::setup_commands(target(o, info), plan, setup_options(o)) << "\n";
+}
+
+void report_steps(Services& s, const netsetup::HostOutcome& r, const char* action) {
+  for (const auto& st : r.steps)
+    if (st.verdict == "failed") problem(s, r.host + ": " + st.what);
+  if (!r.error.empty()) {
+    problem(s, r.host + ": " + r.error);
+    return;
+  }
+  int changed = r.count("changed"), failed = r.count("failed");
+  if (failed) s.err << "distconfig: " << r.host << ": " << action << " failed (" << failed << " step(s) failed, " << changed << " changed)\n";
+  else if (changed == 0) note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) + " step(s) already done)");
+  else note(s, r.host + ": " + std::to_string(changed) + " change(s) made");
+}
+
+nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {
+  auto arr = nlohmann::json::array();
+  for (const auto& r : rs) {
+    auto steps = nlohmann::json::array();
+    for (const auto& st : r.steps) steps.push_back({{"verdict", st.verdict}, {"what", st.what}});
+    arr.push_back({{"host", r.host}, {"ok", r.ok()}, {"error", r.error}, {"changed", r.count("changed")},
+                   {"steps", steps}});
+  }
+  return arr;
+}
+
+// Runs `scripts` as root on the hosts that can (passwordless sudo or root);
+// the others are listed with what to do by hand.
+std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Gathered& g,
+                                               const std::vector<std::string>& scripts,
+                                               const netsetup::Plan* plan) {
+  std::vector<std::shared_ptr<ssh::Executor>> ex = g.executors;
+  std::vector<netsetup::HostOutcome> out;
+  for (size_t i = 0; i < g.infos.size(); ++i) {
+    if (g.infos[i].passwordless_sudo == false) {
+      ex[i] = nullptr;
+      if (plan) print_commands(o, s, g.infos[i], *plan);
+    }
+  }
+  auto results = netsetup::run_scripts(ex, scripts, netsetup::root_command(),
+                                       std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  for (size_t i = 0; i < g.infos.size(); ++i) {
+    if (!ex[i]) {
+      netsetup::HostOutcome r{g.infos[i].host, {}, {}};
+      r.error = "no passwordless sudo; run " + std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
+                " on it by hand, or allow passwordless sudo";
+      out.push_back(r);
+      continue;
+    }
+    out.push_back(netsetup::read_outcome(g.infos[i].host, results[i]));
+  }
+  return out;
+}
+
+// The peer end of `me`'s cable, for naming a hop.
+std::string peer_name(const netsetup::Plan& plan, const std::string& host, const std::string& iface) {
+  for (const auto& l : plan.links) {
+    if (l.cable.a == netsetup::Endpoint{host, iface}) return l.cable.b.str();
+    if (l.cable.b == netsetup::Endpoint{host, iface}) return l.cable.a.str();
+  }
+  return "?";
+}
+
+struct VerifyResult {
+  int failed = 0, total = 0;
+  nlohmann::json links = nlohmann::json::array();
+};
+
+VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
+  std::vector<std::string> scripts;
+  for (const auto& info : g.infos) scripts.push_back(netsetup::verify_script(target(o, info), plan, o.verify_port));
+  auto results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s",
+                                       std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  VerifyResult vr;
+  int& failed = vr.failed;
+  int& total = vr.total;
+  for (size_t i = 0; i < g.infos.size(); ++i) {
+    auto v = netsetup::read_verify(g.infos[i].host, results[i]);
+    if (!v.error.empty()) {
+      problem(s, "verify: " + v.host + ": " + v.error);
+      ++failed;
+      vr.links.push_back({{"host", v.host}, {"ok", false}, {"error", v.error}});
+      continue;
+    }
+    for (const auto& l : v.links) {
+      ++total;
+      std::string hop = v.host + ":" + l.iface + " -> " + peer_name(plan, v.host, l.iface) + " (" + l.peer + ") port " +
+                        std::to_string(o.verify_port);
+      std::string cause = netsetup::likely_cause(l, o.verify_port);
+      bool good = cause.empty();
+      if (good) note(s, "verify: " + hop + ": ok over " + l.route_iface);
+      else {
+        ++failed;
+        problem(s, "verify: " + hop + ": FAILED: " + cause);
+      }
+      vr.links.push_back({{"host", v.host}, {"iface", l.iface}, {"peer", peer_name(plan, v.host, l.iface)},
+                          {"peer_address", l.peer}, {"route_iface", l.route_iface}, {"ok", good},
+                          {"detail", l.detail}, {"cause", cause}});
+    }
+  }
+  if (!failed) note(s, "verify: all " + std::to_string(total) + " link check(s) passed");
+  return vr;
+}
+
+void verify_failed(const VerifyResult& v) {
+  if (v.failed)
+    throw RemoteError("verify", std::to_string(v.failed) + " of " + std::to_string(v.total) + " link check(s) failed",
+                      "see the hops named above");
+}
+
+void print_json(Services& s, const std::string& action, const netsetup::Plan* plan,
+                const nlohmann::json& hosts, const nlohmann::json& links, bool ok) {
+  nlohmann::json j{{"schema", "distkit.netsetup/1"}, {"action", action}, {"ok", ok}, {"hosts", hosts}, {"links", links}};
+  if (plan) {
+    j["subnet"] = plan->subnet.str();
+    auto cables = nlohmann::json::array();
+    for (const auto& l : plan->links)
+      cables.push_back({{"a", l.cable.a.str()}, {"b", l.cable.b.str()}, {"network", l.net.str()},
+                        {"a_address", l.addr_a}, {"b_address", l.addr_b}});
+    j["plan"] = cables;
+    j["skipped"] = plan->skips;
+  }
+  s.out << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+bool wants_live_netsetup(const Options& o) {
+  return o.auto_setup.value_or(false) || o.verify || o.teardown;
+}
+
+void check_netsetup_flags(const Options& o) {
+  if (!o.subnet.empty()) netsetup::parse_subnet(o.subnet, "--subnet");
+  if (o.from_probes && wants_live_netsetup(o))
+    throw UsageError(o.teardown ? "--teardown" : o.verify && !o.auto_setup.value_or(false) ? "--verify" : "--auto-setup",
+                     "needs the hosts themselves, not saved probes", "drop --from-probes");
+  if (o.over == "ethernet" && (o.links || wants_live_netsetup(o) || o.persist || o.emit_scripts))
+    throw UsageError(o.links ? "--links" : "--over ethernet", "network setup is for point-to-point cables",
+                     "use --over thunderbolt (the default) with --links for named interfaces");
+  if (o.teardown && (o.auto_setup.value_or(false) || o.verify || o.persist))
+    throw UsageError("--teardown", "cannot be combined with --auto-setup, --verify or --persist",
+                     "run the teardown on its own");
+  if (o.persist && !o.auto_setup.value_or(false) && !o.emit_scripts)
+    throw UsageError("--persist", "only applies with --auto-setup or --emit-scripts", "add --auto-setup");
+  if (o.verify_port < 1 || o.verify_port > 65535)
+    throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port", "use 1..65535");
+  if (o.json && o.auto_setup.value_or(false) && !o.output_hostfile)
+    throw UsageError("--json", "the report and the hostfile would both go to stdout",
+                     "add --output-hostfile FILE");
+}
+
+topology::Topology links_topology(const Options& o, const std::vector<probe::HostInfo>& infos) {
+  std::string src = o.links->string();
+  auto cables = netsetup::parse_links(read_file(*o.links), src);
+  std::vector<std::string> names;
+  for (const auto& i : infos) names.push_back(i.host);
+  netsetup::check_link_hosts(cables, names, src);
+  return netsetup::topology_from_cables(names, cables);
+}
+
+netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const topology::Topology& t) {
+  std::map<std::string, netsetup::HostNet> nets;
+  bool query = wants_live_netsetup(o) && live(g);
+  std::vector<ssh::CommandResult> results;
+  std::vector<std::string> boundaries;
+  if (query) {
+    std::vector<std::string> scripts;
+    for (const auto& info : g.infos) scripts.push_back(netsetup::state_script(target(o, info)));
+    std::string b = probe::make_boundary();
+    results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
+                                    std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  }
+  for (size_t i = 0; i < g.infos.size(); ++i) {
+    const auto& info = g.infos[i];
+    nets[info.host] = from_capture(g.captures[i]);
+    if (!query) continue;
+    try {
+      if (!results[i].exit.error.empty()) throw RemoteError(info.host, results[i].exit.error);
+      nets[info.host] = from_state(probe::parse_capture(results[i].out, info.host), target(o, info).os);
+    } catch (const Error& e) {
+      warn(s, info.host + ": could not read its addresses and routes (" + std::string(e.what()) +
+                  "); planning with the probe's addresses only");
+    }
+  }
+  auto plan = netsetup::plan_addresses(netsetup::cables_from_topology(t), subnet_of(o), nets);
+  for (const auto& skip : plan.skips) note(s, "skipped " + skip);
+  return plan;
+}
+
+int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
+  emit_scripts(o, s, g, plan);
+  if (!o.auto_setup.value_or(false)) {
+    note(s, "the hostfile assumes these point-to-point addresses; run on each host "
+            "(or use --auto-setup):");
+    for (const auto& info : g.infos) print_commands(o, s, info, plan);
+    return 0;
+  }
+  require_live(o, g, "--auto-setup");
+  std::vector<std::string> scripts;
+  for (const auto& info : g.infos) scripts.push_back(netsetup::setup_script(target(o, info), plan, setup_options(o)));
+  auto outcomes = run_as_root(o, s, g, scripts, &plan);
+  bool ok = true;
+  for (const auto& r : outcomes) {
+    report_steps(s, r, "setup");
+    ok = ok && r.ok();
+  }
+  auto v = verify(o, s, g, plan);
+  if (o.json) print_json(s, "setup", &plan, steps_json(outcomes), v.links, ok && v.failed == 0);
+  int bad_hosts = 0;
+  for (const auto& r : outcomes) bad_hosts += !r.ok();
+  if (bad_hosts)
+    throw RemoteError("setup", std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
+                      "fix what is named above and run again (setup is safe to repeat)");
+  verify_failed(v);
+  return 0;
+}
+
+int network_verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
+  require_live(o, g, "--verify");
+  auto v = verify(o, s, g, plan);
+  if (o.json) print_json(s, "verify", &plan, nlohmann::json::array(), v.links, v.failed == 0);
+  verify_failed(v);
+  return 0;
+}
+
+int network_teardown(const Options& o, Services& s, Gathered& g) {
+  require_live(o, g, "--teardown");
+  std::vector<std::string> scripts;
+  for (const auto& info : g.infos) scripts.push_back(netsetup::teardown_script(target(o, info)));
+  auto outcomes = run_as_root(o, s, g, scripts, nullptr);
+  bool ok = true;
+  for (const auto& r : outcomes) {
+    report_steps(s, r, "teardown");
+    ok = ok && r.ok();
+  }
+  if (o.json) print_json(s, "teardown", nullptr, steps_json(outcomes), nlohmann::json::array(), ok);
+  int bad_hosts = 0;
+  for (const auto& r : outcomes) bad_hosts += !r.ok();
+  if (bad_hosts)
+    throw RemoteError("teardown", std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
+                      "fix what is named above and run --teardown again");
+  return 0;
+}
+
+}  // namespace distkit::configtool
