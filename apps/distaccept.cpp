@@ -1,0 +1,30 @@
+// distaccept: acceptance runs of a task, one host vs the cluster, compared
+// and recorded. Thin main: parse flags, hand over to the accept library,
+// one catch site.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "distkit/accept/distaccept.hpp"
+#include "distkit/util/error.hpp"
+
+int main(int argc, char** argv) {
+  distkit::accept::AcceptOptions options;
+  CLI::App app{"distaccept"};
+  distkit::accept::configure_cli(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : int(distkit::ExitCode::usage);
+  }
+  try {
+    return distkit::accept::run_distaccept(options, stdout, stderr);
+  } catch (const distkit::Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", distkit::format_error_line("distaccept", e).c_str());
+    return int(e.exit_code());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "distaccept: error: internal: %s\n", e.what());
+    return int(distkit::ExitCode::failure);
+  }
+}

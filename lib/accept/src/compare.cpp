@@ -1,0 +1,137 @@
+// Metric comparison (contract in compare.hpp).
+#include "distkit/accept/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace distkit::accept {
+
+MetricValue MetricValue::of(double d) {
+  MetricValue v;
+  v.is_number = true;
+  v.number = d;
+  v.text = format_number(d);
+  return v;
+}
+
+MetricValue MetricValue::of(std::string s) {
+  MetricValue v;
+  v.text = std::move(s);
+  return v;
+}
+
+std::string format_number(double d) {
+  char buf[40];
+  if (std::fabs(d) < 1e15 && d == std::trunc(d)) {
+    std::snprintf(buf, sizeof buf, "%.0f", d);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+std::string format_short(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", d);
+  return buf;
+}
+
+std::string describe_tolerance(const Tolerance& t) {
+  if (t.exact) return "exact";
+  return "abs " + format_number(t.abs) + ", rel " + format_number(t.rel);
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string cut = s.size() > 40 ? s.substr(0, 37) + "..." : s;
+  return "\"" + cut + "\"";
+}
+
+Agreement exact(const std::string& name, const std::vector<Sample>& samples) {
+  Agreement a;
+  a.metric = name;
+  const Sample& ref = samples.front();
+  for (const auto& s : samples) {
+    if (s.value->text == ref.value->text) continue;
+    a.ok = false;
+    a.detail = name + ": differs between runs (must be exact): " + ref.run + " " +
+               quoted(ref.value->text) + " vs " + s.run + " " + quoted(s.value->text);
+    return a;
+  }
+  a.detail = name + ": " + quoted(ref.value->text) + " in all " + std::to_string(samples.size()) +
+             " runs (exact)";
+  return a;
+}
+
+Agreement numeric(const std::string& name, const Tolerance& tol, const std::vector<Sample>& samples) {
+  Agreement a;
+  a.metric = name;
+  a.numeric = true;
+  const Sample* lo = &samples.front();
+  const Sample* hi = lo;
+  double magnitude = 0.0;
+  for (const auto& s : samples) {
+    if (s.value->number < lo->value->number) lo = &s;
+    if (s.value->number > hi->value->number) hi = &s;
+    magnitude = std::max(magnitude, std::fabs(s.value->number));
+  }
+  a.spread = hi->value->number - lo->value->number;
+  a.allowed = std::max(tol.abs, tol.rel * magnitude);
+  a.min_run = lo->run;
+  a.max_run = hi->run;
+  a.ok = a.spread <= a.allowed;
+  std::string runs = std::to_string(samples.size()) + " runs";
+  if (a.ok) {
+    a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
+               " within the tolerance " + format_short(a.allowed) + " (" +
+               describe_tolerance(tol) + ")";
+  } else {
+    a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
+               " exceeds the tolerance " + format_short(a.allowed) + " (" +
+               describe_tolerance(tol) + "); min " + lo->value->text + " in " + lo->run +
+               ", max " + hi->value->text + " in " + hi->run;
+  }
+  return a;
+}
+
+}  // namespace
+
+Agreement compare_metric(const std::string& name, const Tolerance& tol,
+                         const std::vector<Sample>& samples) {
+  Agreement a;
+  a.metric = name;
+  if (samples.empty()) {
+    a.ok = false;
+    a.detail = name + ": no run reported it";
+    return a;
+  }
+  for (const auto& s : samples)
+    if (!s.value) {
+      a.ok = false;
+      a.detail = name + ": missing from the metrics of " + s.run;
+      return a;
+    }
+  bool all_numbers = std::all_of(samples.begin(), samples.end(),
+                                 [](const Sample& s) { return s.value->is_number; });
+  if (tol.exact || !all_numbers) {
+    if (!tol.exact) {
+      for (const auto& s : samples)
+        if (!s.value->is_number) {
+          a.ok = false;
+          a.detail = name + ": " + s.run + " reported " + quoted(s.value->text) +
+                     ", not a number; declare it \"exact\" to compare strings";
+          return a;
+        }
+    }
+    return exact(name, samples);
+  }
+  return numeric(name, tol, samples);
+}
+
+}  // namespace distkit::accept

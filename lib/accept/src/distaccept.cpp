@@ -1,0 +1,86 @@
+// distaccept's command line and run: task file -> runs -> levels -> report.
+#include "distkit/accept/distaccept.hpp"
+
+#include <ctime>
+
+#include "distkit/accept/levels.hpp"
+#include "distkit/accept/report.hpp"
+#include "distkit/accept/runner.hpp"
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/terminal.hpp"
+
+namespace distkit::accept {
+
+namespace fs = std::filesystem;
+
+void configure_cli(CLI::App& app, AcceptOptions& o) {
+  app.description(
+      "Run a task on one host and across the cluster, repeat it, compare the results\n"
+      "and report three levels: runs, reproducible, deliverable.\n"
+      "Usage: distaccept --hostfile FILE [flags] TASK.json");
+  app.set_version_flag("--version", "distaccept 0.1.0");
+  app.add_option("task", o.task, "The task declaration (JSON; see distaccept(1))")->required();
+  app.add_option("--hostfile", o.hostfile, "The cluster's hostfile (MLX JSON)")->required();
+  app.add_option("--baseline-host", o.baseline_host,
+                 "Host of the one-host baseline (default: the hostfile's first)");
+  app.add_option("-k,--repetitions", o.repetitions, "Runs of each kind (overrides the task's)")
+      ->check(CLI::Range(1, 100));
+  app.add_option("-n,--ranks-per-host", o.ranks_per_host,
+                 "Ranks per cluster host (overrides the task's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--work-dir", o.work_dir,
+                 "Where runs, logs and manifests go (default ./distaccept-runs/TIME)");
+  app.add_flag("--json", o.json, "Print the report as JSON (schema distkit.acceptance/1)");
+  app.add_flag("--verbose", o.verbose, "Print each step on stderr even when it is not a TTY");
+  app.add_option("--ssh-config", o.access.ssh_config, "ssh_config file to read");
+  app.add_flag("--accept-new-host-keys", o.access.accept_new_host_keys,
+               "Accept unknown host keys (never changed ones)");
+  app.add_option("-p,--starting-port", o.access.starting_port,
+                 "First port of the ranks' ring (default 32323)");
+  app.add_option("--connect-timeout", o.access.connect_timeout_s,
+                 "Seconds to reach each host (default 10)");
+}
+
+namespace {
+
+fs::path default_work_dir() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return fs::current_path() / "distaccept-runs" / buf;
+}
+
+Task load_task(const AcceptOptions& o) {
+  Task t = parse_task(read_file(o.task), o.task.string());
+  if (o.repetitions) t.repetitions = *o.repetitions;
+  if (o.ranks_per_host) t.ranks_per_host = *o.ranks_per_host;
+  if (t.name.empty()) t.name = o.task.stem().string();
+  t.cwd = fs::absolute(t.cwd.value_or(".")).lexically_normal().string();
+  if (t.cwd->size() > 1 && t.cwd->back() == '/') t.cwd->pop_back();
+  return t;
+}
+
+}  // namespace
+
+int run_distaccept(const AcceptOptions& o, std::FILE* out, std::FILE* err) {
+  Task task = load_task(o);
+  RunnerOptions ro;
+  ro.access = o.access;
+  ro.hostfile = *o.hostfile;
+  ro.baseline_host = o.baseline_host;
+  ro.work_dir = fs::absolute(o.work_dir.value_or(default_work_dir())).lexically_normal();
+  ro.progress = o.verbose || is_tty(err) ? err : nullptr;
+  Evidence evidence = run_acceptance(task, ro);
+  Verdict verdict = judge(task, evidence);
+  ReportInputs in{task, o.task.string(), ro.work_dir.string(), evidence, verdict};
+  std::string json = render_json(in);
+  write_file_atomic(ro.work_dir / "acceptance.json", json);
+  std::string text = o.json ? json : render_text(in, use_color(out));
+  std::fwrite(text.data(), 1, text.size(), out);
+  return verdict.exit_code;
+}
+
+}  // namespace distkit::accept

@@ -1,0 +1,82 @@
+// Running one distlaunch job in-process (contract in launcher.hpp).
+#include "distkit/accept/launcher.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "distkit/launch/distlaunch.hpp"
+#include "distkit/util/error.hpp"
+
+namespace distkit::accept {
+
+namespace {
+
+std::chrono::milliseconds ms(double s) {
+  return std::chrono::milliseconds(static_cast<long long>(s * 1000.0));
+}
+
+launch::LaunchOptions options_for(const ClusterAccess& a, const LaunchRequest& r) {
+  launch::LaunchOptions o;
+  o.hostfile = r.hostfile;
+  o.repeat_hosts = r.ranks_per_host;
+  o.command = r.command;
+  o.cwd = r.cwd;
+  o.env = r.env;
+  o.log_dir = r.dir;
+  o.no_stdin = true;
+  o.preflight = r.preflight;
+  o.timeout = ms(r.timeout_s);
+  o.ssh_config = a.ssh_config;
+  o.accept_new_host_keys = a.accept_new_host_keys;
+  o.starting_port = a.starting_port;
+  o.connect_timeout = ms(a.connect_timeout_s);
+  return o;
+}
+
+}  // namespace
+
+LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) {
+  LaunchOutcome out;
+  std::error_code ec;
+  std::filesystem::create_directories(request.dir, ec);
+  if (ec)
+    throw Error(request.dir.string(), "cannot create the run directory (" + ec.message() + ")",
+                "choose a writable --work-dir");
+  auto log_path = request.dir / "distlaunch.log";
+  std::FILE* log = std::fopen(log_path.c_str(), "w");
+  if (!log) throw Error(log_path.string(), "cannot write", "choose a writable --work-dir");
+  launch::Services services;
+  services.out = log;
+  services.err = log;
+  services.stdin_fd = -1;
+  auto start = std::chrono::steady_clock::now();
+  try {
+    out.exit_code = launch::run_distlaunch(options_for(access, request), services);
+  } catch (const Error& e) {
+    out.error = "distlaunch: " + describe(e);
+    out.exit_code = static_cast<int>(e.exit_code());
+    std::fprintf(log, "%s\n", format_error_line("distlaunch", e).c_str());
+  }
+  std::fclose(log);
+  out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // distlaunch reports an interruption as 128 + the signal, after stopping
+  // every rank, and notes the signal in its log.
+  if (out.exit_code > 128)
+    out.interrupted = text_or_empty(request.dir / "distlaunch.log").find("distlaunch: SIG") != std::string::npos;
+  return out;
+}
+
+std::string rank_log(const std::filesystem::path& dir, int rank) {
+  return text_or_empty(dir / ("rank-" + std::to_string(rank) + ".log"));
+}
+
+std::string text_or_empty(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace distkit::accept

@@ -1,0 +1,183 @@
+// Parsing task.json (contract in task.hpp). One walk over the JSON object;
+// each key has its own small reader that throws at the first problem with
+// the key's JSON path.
+#include "distkit/accept/task.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
+
+namespace distkit::accept {
+
+namespace {
+
+using json = nlohmann::json;
+
+const std::vector<std::string> kTopKeys = {
+    "name",  "command", "cwd",   "env",   "repetitions", "ranks_per_host", "metrics_file",
+    "metrics", "files", "seeds", "inputs", "resume",      "timeout_s"};
+
+struct Reader {
+  std::string subject;
+
+  [[noreturn]] void fail(const std::string& path, const std::string& problem,
+                         const std::string& remedy = "see TASK FILE in distaccept(1)") const {
+    throw UsageError(subject, path + ": " + problem, remedy);
+  }
+
+  std::string string(const json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "must be a string");
+    return v.get<std::string>();
+  }
+
+  double number(const json& v, const std::string& path, double min, const char* bound) const {
+    if (!v.is_number()) fail(path, std::string("must be a number ") + bound);
+    double d = v.get<double>();
+    if (!std::isfinite(d) || d < min) fail(path, std::string("must be a number ") + bound);
+    return d;
+  }
+
+  int integer(const json& v, const std::string& path, int min, int max) const {
+    std::string range = "between " + std::to_string(min) + " and " + std::to_string(max);
+    if (!v.is_number_integer()) fail(path, "must be a whole number " + range);
+    long long n = v.get<long long>();
+    if (n < min || n > max) fail(path, "must be a whole number " + range);
+    return static_cast<int>(n);
+  }
+
+  std::vector<std::string> strings(const json& v, const std::string& path, bool non_empty) const {
+    if (!v.is_array()) fail(path, "must be a list of strings");
+    if (non_empty && v.empty()) fail(path, "must not be empty");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string s = string(v[i], path + "[" + std::to_string(i) + "]");
+      if (s.empty()) fail(path + "[" + std::to_string(i) + "]", "must not be empty");
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  std::map<std::string, std::string> string_map(const json& v, const std::string& path,
+                                                bool allow_numbers) const {
+    if (!v.is_object()) fail(path, "must be an object");
+    std::map<std::string, std::string> out;
+    for (const auto& [k, val] : v.items()) {
+      if (allow_numbers && val.is_number())
+        out[k] = val.dump();
+      else if (val.is_string())
+        out[k] = val.get<std::string>();
+      else
+        fail(path + "." + k, allow_numbers ? "must be a string or a number" : "must be a string");
+    }
+    return out;
+  }
+
+  Tolerance tolerance(const json& v, const std::string& path) const {
+    Tolerance t;
+    if (v.is_string()) {
+      if (v.get<std::string>() != "exact") fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
+      t.exact = true;
+      return t;
+    }
+    if (!v.is_object()) fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
+    if (v.empty()) fail(path, "needs \"abs\", \"rel\" or both");
+    for (const auto& [k, val] : v.items()) {
+      if (k == "abs")
+        t.abs = number(val, path + ".abs", 0.0, "\xe2\x89\xa5 0");
+      else if (k == "rel")
+        t.rel = number(val, path + ".rel", 0.0, "\xe2\x89\xa5 0");
+      else
+        fail(path + "." + k, "unknown key", did_you_mean(k, {"abs", "rel"}, "use abs and rel"));
+    }
+    return t;
+  }
+
+  std::map<std::string, Tolerance> metrics(const json& v) const {
+    if (!v.is_object()) fail("metrics", "must be an object of metric name -> tolerance");
+    if (v.empty()) fail("metrics", "must name at least one metric");
+    std::map<std::string, Tolerance> out;
+    for (const auto& [k, val] : v.items()) out[k] = tolerance(val, "metrics." + k);
+    return out;
+  }
+
+  ResumeStep resume(const json& v) const {
+    if (!v.is_object()) fail("resume", "must be an object with \"command\"");
+    ResumeStep r;
+    for (const auto& [k, val] : v.items()) {
+      if (k == "command")
+        r.command = strings(val, "resume.command", true);
+      else
+        fail("resume." + k, "unknown key", did_you_mean(k, {"command"}, "resume takes \"command\""));
+    }
+    if (r.command.empty()) fail("resume", "needs \"command\"");
+    return r;
+  }
+
+  void key(Task& t, const std::string& k, const json& v) const {
+    if (k == "name") t.name = string(v, k);
+    else if (k == "command") t.command = strings(v, k, true);
+    else if (k == "cwd") t.cwd = string(v, k);
+    else if (k == "env") t.env = string_map(v, k, false);
+    else if (k == "repetitions") t.repetitions = integer(v, k, 1, 100);
+    else if (k == "ranks_per_host") t.ranks_per_host = integer(v, k, 1, 1024);
+    else if (k == "metrics_file") t.metrics_file = string(v, k);
+    else if (k == "metrics") t.metrics = metrics(v);
+    else if (k == "files") t.files = strings(v, k, false);
+    else if (k == "seeds") t.seeds = string_map(v, k, true);
+    else if (k == "inputs") t.inputs = strings(v, k, false);
+    else if (k == "resume") t.resume = resume(v);
+    else if (k == "timeout_s") t.timeout_s = number(v, k, 0.001, "> 0");
+    else fail(k, "unknown key", did_you_mean(k, kTopKeys, "see TASK FILE in distaccept(1)"));
+  }
+};
+
+std::string position(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  std::string_view before = text.substr(0, offset);
+  size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  size_t nl = before.rfind('\n');
+  size_t column = nl == std::string_view::npos ? offset + 1 : offset - nl;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
+Task parse_task(std::string_view text, std::string_view subject) {
+  Reader r{std::string(subject)};
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    auto* pe = dynamic_cast<const json::parse_error*>(&e);
+    size_t offset = pe && pe->byte > 0 ? pe->byte - 1 : 0;
+    throw UsageError(std::string(subject), "invalid JSON at " + position(text, offset),
+                     "fix the JSON syntax there");
+  }
+  if (!doc.is_object())
+    throw UsageError(std::string(subject), "must be a JSON object",
+                     "see TASK FILE in distaccept(1)");
+  Task t;
+  for (const auto& [k, v] : doc.items()) r.key(t, k, v);
+  if (t.command.empty()) r.fail("command", "missing", "give the command as a list of words");
+  if (t.metrics.empty()) r.fail("metrics", "missing", "name the metrics to compare");
+  return t;
+}
+
+std::vector<std::string> expand_words(const std::vector<std::string>& words,
+                                      const std::string& run_dir, const std::string& from_dir) {
+  std::vector<std::string> out;
+  for (std::string w : words) {
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{run_dir}", run_dir},
+                                     {"{from_dir}", from_dir}}) {
+      for (size_t at = w.find(key); at != std::string::npos; at = w.find(key, at + value.size()))
+        w.replace(at, key.size(), value);
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace distkit::accept

@@ -1,0 +1,61 @@
+// The report: the text a person reads and the JSON a script reads carry the
+// same verdict, checks and evidence.
+#include <nlohmann/json.hpp>
+
+#include "catch.hpp"
+#include "distkit/accept/report.hpp"
+#include "evidence_fixture.hpp"
+
+using namespace distkit::accept;
+using namespace distkit::accept::test;
+
+TEST_CASE("the text report lists each level with its checks and ends with the verdict",
+          "[accept][report]") {
+  Task t = fixture_task();
+  Evidence e = fixture_evidence();
+  e.runs[3].metrics["loss"] = MetricValue::of(0.6);
+  Verdict v = judge(t, e);
+  std::string text = render_text({t, "task.json", "/w", e, v}, false);
+  CHECK(text.find("distaccept: lin (task.json)\n  baseline: 2 run(s) of 4 rank(s) on 127.0.0.1\n"
+                  "  cluster: 2 run(s) of 4 rank(s) on 127.0.0.1\n  records: /w\n\nruns          "
+                  "PASS\n  ok    baseline-1: ") == 0);
+  CHECK(text.find("\nreproducible  FAIL\n  FAIL  loss: spread 0.1 across 4 runs exceeds") !=
+        std::string::npos);
+  CHECK(text.find("\ndeliverable   PASS\n") != std::string::npos);
+  std::string tail = "\n\nnot reproducible (reached: runs); exit 4\n";
+  CHECK(text.substr(text.size() - tail.size()) == tail);
+  CHECK(text.find("\x1b[") == std::string::npos);
+  CHECK(render_text({t, "task.json", "/w", e, v}, true).find("\x1b[") != std::string::npos);
+}
+
+TEST_CASE("the JSON report carries the schema, levels, hosts and every run", "[accept][report]") {
+  Task t = fixture_task();
+  Evidence e = fixture_evidence();
+  Verdict v = judge(t, e);
+  auto j = nlohmann::json::parse(render_json({t, "task.json", "/w", e, v}));
+  CHECK(j["schema"] == "distkit.acceptance/1");
+  CHECK(j["exit_code"] == 0);
+  CHECK(j["reached"] == "deliverable");
+  CHECK(j["levels"].size() == 3);
+  CHECK(j["levels"][1]["name"] == "reproducible");
+  CHECK(j["levels"][1]["passed"] == true);
+  CHECK(j["seeds"]["seed"] == "42");
+  CHECK(j["hosts"]["h2"]["python"] == "Python 3.11.2");
+  CHECK(j["inputs"]["in.txt"]["h3"] == "aaaa");
+  REQUIRE(j["runs"].size() == 4);
+  CHECK(j["runs"][2]["name"] == "cluster-1");
+  CHECK(j["runs"][2]["metrics"]["loss"] == 0.5);
+  CHECK(j["runs"][2]["ranks"][3]["status"] == "exited 0");
+  CHECK(j["runs"][2]["manifest"] == "/w/cluster-1/manifest.json");
+}
+
+TEST_CASE("the summary names the first level not reached", "[accept][report]") {
+  Verdict v;
+  v.levels = {{"runs", true, {}}, {"reproducible", true, {}}, {"deliverable", false, {}}};
+  v.reached = "reproducible";
+  v.exit_code = 5;
+  CHECK(summary_line(v) == "not deliverable (reached: reproducible); exit 5");
+  v.levels[2].passed = true;
+  v.exit_code = 0;
+  CHECK(summary_line(v) == "all three levels reached: runs, reproducible, deliverable");
+}
