@@ -4,8 +4,8 @@
 # "input <sha256|-> <path>" line per declared input. POSIX sh.
 set -- {{dirs|raw}}
 for d do mkdir -p "$d" || exit 1; done
-if command -v sw_vers >/dev/null 2>&1; then
-  printf 'os=macOS %s (%s) %s\n' "$(sw_vers -productVersion)" "$(sw_vers -buildVersion)" "$(uname -m)"
+if v=$(sw_vers -productVersion 2>/dev/null) && b=$(sw_vers -buildVersion 2>/dev/null); then
+  printf 'os=macOS %s (%s) %s\n' "$v" "$b" "$(uname -m)"
 else
   printf 'os=%s\n' "$(uname -srm 2>/dev/null)"
 fi
