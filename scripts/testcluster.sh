@@ -18,6 +18,9 @@
 #       into host K's shim outputs (e.g. fixtures/.../studio-a)
 #   testcluster.sh stop-sshd|start-sshd|cut|uncut|nosudo|sudo DIR K
 #   testcluster.sh delay DIR K MS      slow host K's shimmed commands by MS ms
+#   testcluster.sh cable DIR K L [IFK IFL]  a veth pair between hosts K and L
+#       playing a point-to-point cable, named IFK in host K and IFL in
+#       host L (default tbL in K, tbK in L), both left down and unaddressed
 # Exit status: 0 ok, 1 failure, 2 usage, 77 unsupported here (not root, no
 # namespaces, no sshd) so test scripts can skip.
 set -eEu
@@ -334,6 +337,24 @@ cmd_fault() {
   esac
 }
 
+# A veth pair between two hosts' network namespaces: created in the root
+# namespace under per-cluster names (never clashing with another cluster),
+# then moved and renamed. It disappears with the namespaces at `down`.
+cmd_cable() {
+  [ $# = 3 ] || [ $# = 5 ] || usage
+  host_arg "$1" "$2"
+  local k=$K l=$3 ifk=${4:-tb$3} ifl=${5:-tb$2} tmpk tmpl
+  case "$l" in ''|*[!0-9]*) usage ;; esac
+  [ "$l" -ge 1 ] && [ "$l" -le "$N" ] && [ "$l" != "$k" ] || die "host $l is not another host in 1..$N"
+  tmpk="dk${ID}c${k}x${l}a"
+  tmpl="dk${ID}c${k}x${l}b"
+  ip link add "$tmpk" type veth peer name "$tmpl"
+  ip link set "$tmpk" netns "$(ns_name "$k")"
+  ip link set "$tmpl" netns "$(ns_name "$l")"
+  ip -n "$(ns_name "$k")" link set "$tmpk" name "$ifk"
+  ip -n "$(ns_name "$l")" link set "$tmpl" name "$ifl"
+}
+
 [ $# -ge 1 ] || usage
 cmd=$1
 shift
@@ -343,6 +364,7 @@ case "$cmd" in
   exec) cmd_exec "$@" ;;
   addr) [ $# = 2 ] || usage; host_arg "$1" "$2"; host_ip "$K" ;;
   outputs) cmd_outputs "$@" ;;
+  cable) cmd_cable "$@" ;;
   stop-sshd|start-sshd|cut|uncut|nosudo|sudo|delay) cmd_fault "$cmd" "$@" ;;
   -h|--help) help_text; exit 0 ;;
   *) echo "testcluster.sh: error: unknown command '$cmd'; see --help" >&2; exit 2 ;;

@@ -22,8 +22,11 @@ using netsetup::Os;
 
 constexpr auto kSetupTimeout = std::chrono::seconds(60);
 
+// The kernel decides which commands run (a Linux test host answering Mac
+// commands from shims is still Linux); without uname, the probe's guess.
 netsetup::HostTarget target(const Options& o, const probe::HostInfo& info) {
-  Os os = info.macos ? Os::macOS : Os::Linux;
+  bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
+  Os os = mac ? Os::macOS : Os::Linux;
   return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
 }
 
@@ -100,8 +103,9 @@ void report_steps(Services& s, const netsetup::HostOutcome& r, const char* actio
   }
   int changed = r.count("changed"), failed = r.count("failed");
   if (failed) s.err << "distconfig: " << r.host << ": " << action << " failed (" << failed << " step(s) failed, " << changed << " changed)\n";
+  else if (changed == 0 && std::string(action) == "teardown") note(s, r.host + ": nothing left to undo");
   else if (changed == 0) note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) + " step(s) already done)");
-  else note(s, r.host + ": " + std::to_string(changed) + " change(s) made");
+  else note(s, r.host + ": " + std::to_string(changed) + (std::string(action) == "teardown" ? " change(s) undone" : " change(s) made"));
 }
 
 nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {

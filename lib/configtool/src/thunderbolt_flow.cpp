@@ -130,6 +130,8 @@ std::string jaccl_ring_verdict(const Topology& t, const Analysis& a) {
   return rdma_reason(t, a.ring_rdma);
 }
 
+Choice pick_ring(Services& s, const Topology& t, const Analysis& a) { return require_ring(s, t, a, "ring"); }
+
 Choice pick_backend(const Options& o, Services& s, const Topology& t, const Analysis& a) {
   if (o.backend == "jaccl") return require_jaccl(s, t, a);
   if (o.backend == "ring") return require_ring(s, t, a, "ring");

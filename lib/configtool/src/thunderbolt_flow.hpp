@@ -22,6 +22,9 @@ void warn_topology(Services& s, const topology::Topology& t,
 topology::Choice pick_backend(const Options& o, Services& s, const topology::Topology& t,
                               const topology::Analysis& a);
 
+// The ring backend, or RemoteError naming the hosts short of cables.
+topology::Choice pick_ring(Services& s, const topology::Topology& t, const topology::Analysis& a);
+
 // The hostfile for `c` (not none); the ring hostfile's ips are `addresses`
 // (the network setup plan, one entry per topology link).
 hostfile::Hostfile thunderbolt_hostfile(topology::Choice c, const topology::Topology& t,

@@ -65,8 +65,8 @@ VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r) 
     if (line == "NS noperl") o.error = "no perl on this host; the TCP check needs /usr/bin/perl (macOS and Debian ship it)";
     if (line == "NS end 0") ended = true;
     auto f = split(line, '\t');
-    if (f.size() >= 5 && f[0] == "NS verify") {
-      LinkCheck c{f[1], f[2], f[3], f[4] == "ok", f.size() > 5 ? f[5] : ""};
+    if (f.size() >= 6 && f[0] == "NS verify") {
+      LinkCheck c{f[1], f[2], f[3], f[4], f[5] == "ok", f.size() > 6 ? f[6] : ""};
       o.links.push_back(c);
     } else if (f.size() >= 3 && f[0] == "NS nolisten") {
       o.not_listening.push_back(f[1] + ": " + f[2]);
@@ -78,6 +78,9 @@ VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r) 
 
 std::string likely_cause(const LinkCheck& c, int port) {
   const std::string p = std::to_string(port);
+  if (c.link == "missing") return "this host has no interface " + c.iface + " (renamed, or the adapter is gone)";
+  if (c.link == "down")
+    return c.iface + " is down here (cable unplugged, or the interface disabled): check the cable and the interface";
   if (c.route_iface.empty())
     return "no route to " + c.peer + ": the link's addresses are not set up (run distconfig --auto-setup)";
   if (c.route_iface != c.iface)

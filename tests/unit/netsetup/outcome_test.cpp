@@ -38,13 +38,14 @@ TEST_CASE("a script that never reached its end says why, sudo first") {
 }
 
 TEST_CASE("verify lines: per link the interface, peer, route and result") {
-  auto v = read_verify("h1", result("NS verify\teth1\t10.213.0.2\teth1\tok\tfrom 10.213.0.1\n"
-                                    "NS verify\teth2\t10.213.0.6\teth0\tfail\tConnection timed out\n"
+  auto v = read_verify("h1", result("NS verify\teth1\t10.213.0.2\teth1\tup\tok\tfrom 10.213.0.1\n"
+                                    "NS verify\teth2\t10.213.0.6\teth0\tdown\tfail\tConnection timed out\n"
                                     "NS nolisten\t10.213.0.5\tCannot assign requested address\nNS end 0\n"));
   REQUIRE(v.links.size() == 2);
   CHECK(v.links[0].ok);
   CHECK(v.links[0].route_iface == "eth1");
   CHECK(v.links[1].detail == "Connection timed out");
+  CHECK(v.links[1].link == "down");
   CHECK(v.not_listening == std::vector<std::string>{"10.213.0.5: Cannot assign requested address"});
   CHECK_FALSE(v.ok());
   CHECK(read_verify("h1", result("NS noperl\n", 1)).error ==
@@ -52,15 +53,19 @@ TEST_CASE("verify lines: per link the interface, peer, route and result") {
 }
 
 TEST_CASE("the likely cause names what to do about a failed hop") {
-  CHECK(likely_cause({"eth1", "10.213.0.2", "", false, "No route to host"}, 32323) ==
+  CHECK(likely_cause({"eth1", "10.213.0.2", "", "down", false, "No route to host"}, 32323) ==
+        "eth1 is down here (cable unplugged, or the interface disabled): check the cable and the interface");
+  CHECK(likely_cause({"eth9", "10.213.0.2", "", "missing", false, "No route to host"}, 32323) ==
+        "this host has no interface eth9 (renamed, or the adapter is gone)");
+  CHECK(likely_cause({"eth1", "10.213.0.2", "", "up", false, "No route to host"}, 32323) ==
         "no route to 10.213.0.2: the link's addresses are not set up (run distconfig --auto-setup)");
-  CHECK(likely_cause({"eth1", "10.213.0.2", "eth0", true, "from 10.77.1.2"}, 32323) ==
+  CHECK(likely_cause({"eth1", "10.213.0.2", "eth0", "up", true, "from 10.77.1.2"}, 32323) ==
         "traffic to 10.213.0.2 leaves through eth0, not eth1: another interface (a LAN, a VPN, the "
         "Thunderbolt Bridge) holds a route to it");
-  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", false, "Connection refused"}, 32323) ==
+  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", "up", false, "Connection refused"}, 32323) ==
         "the peer answers but nothing listens on port 32323 (its listener could not bind: port in use?)");
-  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", false, "Connection timed out"}, 32323) ==
+  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", "up", false, "Connection timed out"}, 32323) ==
         "no answer over eth1 (Connection timed out): cable unplugged or link down at either end, the "
         "peer's address not set up, or a firewall dropping port 32323");
-  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", true, "from 10.213.0.1"}, 32323).empty());
+  CHECK(likely_cause({"eth1", "10.213.0.2", "eth1", "up", true, "from 10.213.0.1"}, 32323).empty());
 }

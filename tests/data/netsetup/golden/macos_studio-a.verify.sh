@@ -3,14 +3,25 @@
 # root needed. It listens on this host's link addresses on the backend's
 # port while it connects to each peer's link address on that port, and
 # looks up which interface the route to each peer uses.
-# Output per link: "NS verify<TAB>IF<TAB>PEER<TAB>ROUTE_IF<TAB>ok|fail<TAB>DETAIL".
+# Output per link: "NS verify<TAB>IF<TAB>PEER<TAB>ROUTE_IF<TAB>LINK<TAB>ok|fail<TAB>DETAIL"
+# where LINK is up, down (no carrier or disabled) or missing.
 PATH=/usr/sbin:/sbin:/usr/bin:/bin:$PATH
 export PATH
 PORT=32323
 if ! command -v perl >/dev/null 2>&1; then printf 'NS noperl\n'; exit 1; fi
 case $(uname -s) in
-  Darwin) route_dev() { route -n get "$1" 2>/dev/null | sed -n 's/^ *interface: *//p' | sed -n 1p; } ;;
-  *) route_dev() { ip route get "$1" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | sed -n 1p; } ;;
+  Darwin)
+    route_dev() { route -n get "$1" 2>/dev/null | sed -n 's/^ *interface: *//p' | sed -n 1p; }
+    link_state() {
+      i=$(ifconfig "$1" 2>/dev/null) || { echo missing; return; }
+      case $i in *"status: inactive"*) echo down ;; *) echo up ;; esac
+    } ;;
+  *)
+    route_dev() { ip route get "$1" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p' | sed -n 1p; }
+    link_state() {
+      i=$(ip -o link show dev "$1" 2>/dev/null) || { echo missing; return; }
+      case $i in *LOWER_UP*) echo up ;; *) echo down ;; esac
+    } ;;
 esac
 # Listener: accepts until every peer has connected once per link, or the
 # deadline; says which addresses it could not bind (in use, not set up).
@@ -42,7 +53,7 @@ check() {
       if (!$refused || time >= $end) { print "fail\t$e"; exit 1 }
       select(undef, undef, undef, 0.2);
     }' "$2" "$PORT" 6)
-  printf 'NS verify\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(route_dev "$2")" "$r"
+  printf 'NS verify\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(route_dev "$2")" "$(link_state "$1")" "$r"
 }
 check en3 10.213.0.2
 check en4 10.213.0.6

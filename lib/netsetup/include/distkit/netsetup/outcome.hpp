@@ -31,6 +31,7 @@ struct LinkCheck {
   std::string iface;        // this host's interface on the link
   std::string peer;         // the peer's link address
   std::string route_iface;  // the interface the route to `peer` uses ("" none)
+  std::string link = "up";  // up | down (no carrier, disabled) | missing
   bool ok = false;
   std::string detail;       // "from 10.213.0.1" or the connect error
 };
@@ -46,7 +47,8 @@ struct VerifyOutcome {
 VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r);
 
 // "h1 eth1 -> 10.213.0.2 (h2 eth1)"-style naming is the caller's; this is
-// the likely cause of a failed or misrouted check, for a user to act on.
+// the likely cause of a failed or misrouted check, for a user to act on
+// ("" when the check passed over the right interface).
 std::string likely_cause(const LinkCheck& c, int port);
 
 }  // namespace distkit::netsetup
