@@ -1,7 +1,7 @@
 # Install rules and packaging: what `cmake --install build --prefix P` puts
 # where, so distkit lands in the standard places under any prefix (/usr,
 # /usr/local, a Homebrew keg, a throwaway test prefix):
-#   bin/                       distconfig distlaunch distbench (apps/CMakeLists.txt)
+#   bin/                       distconfig distlaunch distbench distaccept (apps/CMakeLists.txt)
 #   lib/                       libdistkit (the collective runtime)
 #   include/distkit/           the runtime's public headers (C and C++)
 #   lib/cmake/distkit/         find_package(distkit) -> distkit::runtime
@@ -22,7 +22,7 @@ if(APPLE)
 else()
   set(_distkit_rpath "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 endif()
-foreach(tool distconfig distlaunch distbench)
+foreach(tool distconfig distlaunch distbench distaccept)
   if(TARGET ${tool})
     set_target_properties(${tool} PROPERTIES INSTALL_RPATH "${_distkit_rpath}")
   endif()

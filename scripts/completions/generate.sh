@@ -17,14 +17,14 @@ build=$1
 
 # What each option's value is, by long option name (all three tools).
 files="hostfile output-hostfile output ssh-config"
-dirs="cwd log-dir record save-probes from-probes"
+dirs="cwd log-dir record save-probes from-probes work-dir"
 hosts="hosts"
 commands="python"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-for tool in distconfig distlaunch distbench; do
+for tool in distconfig distlaunch distbench distaccept; do
   bin="$build/apps/$tool"
   [ -x "$bin" ] || { echo "generate.sh: error: $bin not built; build the three tools first" >&2; exit 77; }
   "$bin" --help >"$tmp/help" 2>&1 || { echo "generate.sh: error: $tool --help failed" >&2; exit 2; }
