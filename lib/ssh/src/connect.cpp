@@ -72,8 +72,12 @@ std::shared_ptr<Executor> connect_system_ssh(const std::string& host, const Host
     opts.push_back("StrictHostKeyChecking=accept-new");
   std::optional<std::string> cfg;
   if (plan.config_path) cfg = plan.config_path->string();
-  say(o, host + ": libssh2 cannot do " + std::string(hc.proxy_jump ? "ProxyJump" : "ProxyCommand") +
-             "; using the system ssh binary for this host");
+  if (hc.proxy_jump || hc.proxy_command)
+    say(o, host + ": libssh2 cannot do " + hc.system_ssh_reason() +
+               "; using the system ssh binary for this host");
+  else
+    say(o, host + ": ssh_config " + hc.system_ssh_reason() +
+               " needs ssh itself to decide; using the system ssh binary for this host");
   auto ex = std::make_shared<detail::SystemSshExecutor>(host, cfg, opts);
   auto r = ex->run("true");
   if (!r.exit.error.empty())
@@ -87,9 +91,10 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan)
   // "user@name" as ssh(1) takes it: Host patterns match the name part.
   auto at = host.rfind('@');
   std::string name = at == std::string::npos ? host : host.substr(at + 1);
-  HostConfig hc = plan.config.lookup(name, plan.local_user);
+  std::optional<std::string> given_user;
+  if (at != std::string::npos) given_user = host.substr(0, at);
+  HostConfig hc = plan.config.lookup(name, plan.local_user, given_user);
   hc.alias = host;
-  if (at != std::string::npos) hc.user = host.substr(0, at);
   if (is_local_host(hc.host_name)) {
     say(o, host + ": this machine; running commands locally without ssh");
     return std::make_shared<LocalExecutor>(host);

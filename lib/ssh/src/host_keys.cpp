@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string_view>
 
 #include "connect_failure.hpp"
@@ -69,13 +70,23 @@ std::string host_key_fingerprint(LIBSSH2_SESSION* s) {
 KnownHosts::KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files)
     : kh_(libssh2_knownhost_init(s)) {
   for (const auto& f : files) {
-    std::ifstream in(f);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#' || line[0] == '@') continue;
-      line += '\n';
-      libssh2_knownhost_readline(kh_, line.c_str(), line.size(), LIBSSH2_KNOWNHOST_FILE_OPENSSH);
-    }
+    std::ifstream in(f, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    add_lines(text.str());
+  }
+}
+
+void KnownHosts::add_lines(std::string_view text) {
+  if (!kh_) return;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.empty() || line[0] == '#' || line[0] == '@') continue;
+    line += '\n';
+    libssh2_knownhost_readline(kh_, line.c_str(), line.size(), LIBSSH2_KNOWNHOST_FILE_OPENSSH);
   }
 }
 

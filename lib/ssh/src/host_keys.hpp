@@ -8,6 +8,7 @@
 #include <libssh2.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace distkit::ssh::detail {
@@ -22,6 +23,9 @@ class KnownHosts {
   // Loads every readable line of `files` (missing files are fine; lines
   // libssh2 cannot parse, e.g. @cert-authority, are skipped).
   KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files);
+  // Adds the lines of one known_hosts text, with the same skipping rules
+  // (what the constructor does per file; fuzzed by tests/fuzz).
+  void add_lines(std::string_view text);
   ~KnownHosts();
   KnownHosts(const KnownHosts&) = delete;
   KnownHosts& operator=(const KnownHosts&) = delete;

@@ -1,6 +1,7 @@
 // ssh_config parsing and lookup (see ssh_config.hpp for the semantics).
-// Parsing only tokenizes into entries tagged with their Host patterns;
+// Parsing only tokenizes into entries tagged with their Host/Match block;
 // lookup() evaluates them in file order for one host, first value wins.
+// Patterns and Match criteria live in ssh_config_match.cpp.
 #include "distkit/ssh/ssh_config.hpp"
 
 #include <glob.h>
@@ -14,42 +15,9 @@
 
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
+#include "ssh_config_match.hpp"
 
 namespace distkit::ssh {
-
-bool wildcard_match(std::string_view p, std::string_view t) {
-  size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
-  while (ti < t.size()) {
-    if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
-      ++pi;
-      ++ti;
-    } else if (pi < p.size() && p[pi] == '*') {
-      star = pi++;
-      mark = ti;
-    } else if (star != std::string_view::npos) {
-      pi = star + 1;
-      ti = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p.size() && p[pi] == '*') ++pi;
-  return pi == p.size();
-}
-
-bool host_matches(const std::vector<std::string>& patterns, std::string_view host) {
-  bool positive = false;
-  for (const auto& list : patterns)
-    for (const auto& pat : split(list, ',')) {
-      if (pat.empty()) continue;
-      if (pat[0] == '!') {
-        if (wildcard_match(std::string_view(pat).substr(1), host)) return false;
-      } else if (wildcard_match(pat, host)) {
-        positive = true;
-      }
-    }
-  return positive;
-}
 
 namespace {
 
@@ -132,14 +100,19 @@ std::string expand_tokens(const std::string& s, const std::string& home, const s
 
 }  // namespace
 
+// ssh(1) reads Includes at most 16 deep; a glob matching many files that
+// include each other could still multiply without bound, so the number of
+// files read for one config is capped too.
+constexpr int kMaxIncludeDepth = 16;
+constexpr int kMaxIncludedFiles = 1024;
+
 struct ConfigParser {
   SshConfig& cfg;
   const IncludeReader& include;
-  std::vector<std::string> patterns;
-  bool in_match = false;
+  int block = -1;
+  int files_read = 0;
 
   void parse(std::string_view text, const std::string& origin, int depth) {
-    if (depth > 16) bad_line(origin, "Include nested deeper than 16 levels");
     int n = 0;
     for (auto raw : split_lines(text)) {
       ++n;
@@ -152,28 +125,31 @@ struct ConfigParser {
       std::vector<std::string> args(words.begin() + 1, words.end());
       if (args.empty()) bad_line(where, "'" + words[0] + "' has no value");
       if (key == "host") {
-        patterns = args;
-        in_match = false;
+        cfg.blocks_.push_back({args, false, {}, where});
+        block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "match") {
-        in_match = true;
+        cfg.blocks_.push_back({{}, true, detail::parse_match(args, where), where});
+        block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "include") {
         for (const auto& a : args) include_one(a, where, depth);
       } else {
-        cfg.entries_.push_back({patterns, in_match, key, args, where});
+        cfg.entries_.push_back({block, key, args, where});
       }
     }
   }
 
   void include_one(const std::string& arg, const std::string& where, int depth) {
     if (!include) return;
+    if (depth >= kMaxIncludeDepth) bad_line(where, "Include nested deeper than 16 levels");
     std::string path = expand_tokens(arg, cfg.home_, "", "", "");
     if (path.empty() || path[0] != '/') path = cfg.home_ + "/.ssh/" + path;
-    auto saved = patterns;
-    bool saved_match = in_match;
-    for (const auto& [file, text] : include(path)) parse(text, file, depth + 1);
-    if (depth > 16) bad_line(where, "Include nested deeper than 16 levels");
-    patterns = saved;
-    in_match = saved_match;
+    int saved = block;
+    for (const auto& [file, text] : include(path)) {
+      if (++files_read > kMaxIncludedFiles)
+        bad_line(where, "Include reads more than 1024 files");
+      parse(text, file, depth + 1);
+    }
+    block = saved;
   }
 };
 
@@ -181,7 +157,7 @@ SshConfig SshConfig::parse(std::string_view text, const std::string& origin,
                            const std::string& home, const IncludeReader& include) {
   SshConfig cfg;
   cfg.home_ = home;
-  ConfigParser p{cfg, include, {}, false};
+  ConfigParser p{cfg, include};
   p.parse(text, origin, 0);
   // Validate values once, so a typo is reported even for hosts not used.
   for (const auto& e : cfg.entries_) {
@@ -245,14 +221,42 @@ std::optional<std::filesystem::path> SshConfig::default_path(
   return std::nullopt;
 }
 
-HostConfig SshConfig::lookup(const std::string& host, const std::string& local_user) const {
+std::string HostConfig::system_ssh_reason() const {
+  if (proxy_jump) return "ProxyJump";
+  if (proxy_command) return "ProxyCommand";
+  return undecided_match.value_or("");
+}
+
+HostConfig SshConfig::lookup(const std::string& host, const std::string& local_user,
+                             const std::optional<std::string>& given_user) const {
   HostConfig h;
   h.alias = host;
   std::optional<std::string> host_name, strict;
   std::vector<std::string> known;
   bool known_set = false, only_set = false;
+  // Whether each block applies, decided at its first entry: a Match line
+  // sees the HostName and User set by the entries before it.
+  std::vector<signed char> applies(blocks_.size(), -1);
+  auto block_applies = [&](int b) {
+    if (b < 0) return true;
+    if (applies[b] < 0) {
+      const Block& blk = blocks_[b];
+      if (!blk.is_match) {
+        applies[b] = host_matches(blk.patterns, host);
+      } else {
+        std::string name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
+        std::string user = given_user.value_or(h.user.value_or(local_user));
+        std::string why;
+        auto r = detail::evaluate_match(blk.criteria, {host, name, user, local_user}, &why);
+        if (r == detail::MatchResult::undecided && !h.undecided_match)
+          h.undecided_match = "Match " + why + " at " + blk.where;
+        applies[b] = r == detail::MatchResult::yes;
+      }
+    }
+    return applies[b] == 1;
+  };
   for (const auto& e : entries_) {
-    if (e.in_match || (!e.patterns.empty() && !host_matches(e.patterns, host))) continue;
+    if (!block_applies(e.block)) continue;
     const auto& v = e.args[0];
     const auto& k = e.keyword;
     if (k == "hostname" && !host_name)
@@ -283,6 +287,7 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
       h.proxy_command = join(e.args, " ");
   }
   h.host_name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
+  if (given_user) h.user = given_user;
   std::string user = h.user.value_or(local_user);
   for (auto& f : h.identity_files) f = expand_tokens(f, home_, host, user, local_user);
   for (const auto& f : known)

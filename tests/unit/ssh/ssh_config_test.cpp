@@ -96,11 +96,6 @@ TEST_CASE("ProxyJump and ProxyCommand mark a host for the system ssh") {
   CHECK_FALSE(cfg.lookup("plain").needs_system_ssh());
 }
 
-TEST_CASE("Match blocks are skipped, Host lines end them") {
-  auto cfg = parse("Match user root\n User matched\nHost *\n User plain\n");
-  CHECK(cfg.lookup("a").user == "plain");
-}
-
 TEST_CASE("Include reads globbed files relative to ~/.ssh inside the current block") {
   std::vector<std::string> asked;
   auto reader = [&](const std::string& pattern) {

@@ -5,7 +5,16 @@
 // `Key=value`, for each keyword the FIRST value that applies wins (except
 // IdentityFile, which accumulates), `Host` patterns with `*`, `?` and
 // `!negation`, `Include` with globs (relative paths against ~/.ssh).
-// `Match` blocks are not supported: their contents are ignored.
+//
+// `Match` blocks: the criteria `all`, `host`, `originalhost`, `user` and
+// `localuser` (each may be negated with `!`; all criteria of one line must
+// hold) are evaluated here, in file order, as ssh(1) does: `host` sees the
+// HostName set so far, `user` the user given as user@host or set so far.
+// A block whose other criteria hold but which also needs a criterion only
+// ssh(1) can decide (`exec`, `canonical`, `final`, `localnetwork`,
+// `tagged`, `version`, `sessiontype`, `command`) is not applied; instead
+// the host is marked for the system ssh binary (HostConfig::system_ssh_reason)
+// so ssh(1) evaluates the whole file itself. Other criteria are errors.
 #pragma once
 
 #include <filesystem>
@@ -34,7 +43,13 @@ struct HostConfig {
   std::optional<int> server_alive_count_max;
   std::optional<std::string> proxy_jump;     // libssh2 cannot: system ssh
   std::optional<std::string> proxy_command;  // idem
-  bool needs_system_ssh() const { return proxy_jump || proxy_command; }
+  // Set when a Match block needs ssh(1) to decide (see the file comment):
+  // "Match exec at <file> line <n>".
+  std::optional<std::string> undecided_match;
+  bool needs_system_ssh() const { return proxy_jump || proxy_command || undecided_match; }
+  // Why this host goes through the system ssh binary, for --verbose
+  // ("ProxyJump", "ProxyCommand" or undecided_match); empty when it does not.
+  std::string system_ssh_reason() const;
 };
 
 // Reads the files an `Include` names: (path, contents) for each file the
@@ -48,7 +63,8 @@ class SshConfig {
   // for ~ expansion and relative Include paths (home/.ssh/...). Throws
   // UsageError "<origin> line <n>: <problem>; fix or remove that line" on
   // bad values (non-numeric Port, unknown StrictHostKeyChecking value, a
-  // keyword with no value, Include nesting deeper than 16).
+  // keyword with no value, an unknown Match criterion or one missing its
+  // argument, Include nesting deeper than 16 or reading more than 1024 files).
   static SshConfig parse(std::string_view text, const std::string& origin, const std::string& home,
                          const IncludeReader& include = {});
 
@@ -61,18 +77,34 @@ class SshConfig {
   static std::optional<std::filesystem::path> default_path(
       const std::optional<std::filesystem::path>& explicit_path);
 
-  // Everything that applies to `host`. `local_user` expands %u.
-  HostConfig lookup(const std::string& host, const std::string& local_user = "") const;
+  // Everything that applies to `host`. `local_user` expands %u and is what
+  // `Match localuser` sees; `given_user` (from user@host) wins over User
+  // and is what `Match user` sees.
+  HostConfig lookup(const std::string& host, const std::string& local_user = "",
+                    const std::optional<std::string>& given_user = std::nullopt) const;
 
+  // One criterion of a Match line: `[!]name [argument]`.
+  struct Criterion {
+    std::string name;  // lower-case: "all", "host", "exec", ...
+    bool negated = false;
+    std::string arg;   // pattern list or command; empty for all/canonical/final
+  };
+  // A Host or Match line: what later entries depend on.
+  struct Block {
+    std::vector<std::string> patterns;  // Host patterns (empty for Match)
+    bool is_match = false;
+    std::vector<Criterion> criteria;    // Match only
+    std::string where;                  // "origin line N"
+  };
   struct Entry {
-    std::vector<std::string> patterns;  // the enclosing Host line; empty = all
-    bool in_match = false;              // inside an unsupported Match block
-    std::string keyword;                // lower-case
+    int block = -1;        // index into blocks_; -1 = before any Host/Match
+    std::string keyword;   // lower-case
     std::vector<std::string> args;
-    std::string where;  // "origin line N" for errors
+    std::string where;     // "origin line N" for errors
   };
 
  private:
+  std::vector<Block> blocks_;
   std::vector<Entry> entries_;
   std::string home_;
   friend struct ConfigParser;
