@@ -258,7 +258,10 @@ bool SessionCore::step(Chan& c) {
     case Stage::open: {
       if (opening_ && opening_ != &c) return false;
       opening_ = &c;
-      c.ch = libssh2_channel_open_session(s_);
+      // A 256 KiB window (libssh2's default is 2 MiB): the output a channel
+      // may have queued here unread, times the channels of a session.
+      c.ch = libssh2_channel_open_ex(s_, "session", sizeof "session" - 1, 256 * 1024,
+                                     LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
       if (!c.ch) {
         int err = libssh2_session_last_errno(s_);
         if (err == LIBSSH2_ERROR_EAGAIN) return false;
@@ -343,8 +346,11 @@ bool SessionCore::step_run(Chan& c) {
     if (rc != LIBSSH2_ERROR_EAGAIN) c.eof_sent = progressed = true;
   }
   char buf[32768];
+  // At most 16 reads per stream and step: a command writing without pause
+  // would otherwise keep this loop reading forever, and nothing would be
+  // written to any channel's stdin (distlaunch's heartbeats) meanwhile.
   for (int stream : {0, SSH_EXTENDED_DATA_STDERR}) {
-    for (;;) {
+    for (int reads = 0; reads < 16; ++reads) {
       ssize_t n = libssh2_channel_read_ex(c.ch, stream, buf, sizeof buf);
       if (n <= 0) {
         if (n < 0 && n != LIBSSH2_ERROR_EAGAIN && session_fatal(static_cast<int>(n)))

@@ -1,0 +1,10 @@
+# Output under load, short: 16 ranks on 4 test hosts write numbered lines as
+# fast as they can for 8 s (bench/launch_load.sh, which bench/README.md runs
+# at 64 ranks x 10 s); no line may be lost or torn, the ranks must not be
+# stopped for missing heartbeats while output floods the connections (for
+# longer than the wrappers' 5 s heartbeat limit), and distlaunch's peak RSS
+# stays under 64 MB.
+SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
+exec sh "$SRC/bench/launch_load.sh" \
+  "${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}" \
+  --seconds 8 --hosts 4 --ranks-per-host 4 --no-peer --max-rss-mb 64
