@@ -57,12 +57,18 @@ Context load(const Task& task, const RunnerOptions& o) {
   if (it == c.cluster.hosts.end())
     throw UsageError("--baseline-host", "no host \"" + c.baseline_host + "\" in " + o.hostfile.string(),
                      did_you_mean(c.baseline_host, c.hosts, "give one of the hostfile's hosts"));
+  return c;
+}
+
+// The baseline host's entry alone, for the baseline runs' --hostfile.
+void write_baseline_hostfile(Context& c) {
   hostfile::Hostfile base = c.cluster;
+  auto it = std::find_if(base.hosts.begin(), base.hosts.end(),
+                         [&](const hostfile::Host& h) { return h.ssh == c.baseline_host; });
   base.hosts = {*it};
   base.hosts.front().rdma.clear();
-  c.baseline_hostfile = o.work_dir / "baseline-hostfile.json";
+  c.baseline_hostfile = c.o.work_dir / "baseline-hostfile.json";
   hostfile::save(c.baseline_hostfile, base);
-  return c;
 }
 
 std::vector<std::string> run_dirs(const Context& c) {
@@ -200,12 +206,13 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
 }  // namespace
 
 Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
+  Context c = load(task, options);
   std::error_code ec;
   fs::create_directories(options.work_dir, ec);
   if (ec)
     throw Error(options.work_dir.string(), "cannot create the work directory (" + ec.message() + ")",
                 "choose a writable --work-dir");
-  Context c = load(task, options);
+  write_baseline_hostfile(c);
   Evidence e;
   probe(c, e);
   for (int k = 1; k <= task.repetitions; ++k)
