@@ -226,9 +226,6 @@ bool wants_live_netsetup(const Options& o) {
 
 void check_netsetup_flags(const Options& o) {
   if (!o.subnet.empty()) netsetup::parse_subnet(o.subnet, "--subnet");
-  if (o.from_probes && wants_live_netsetup(o))
-    throw UsageError(o.teardown ? "--teardown" : o.verify && !o.auto_setup.value_or(false) ? "--verify" : "--auto-setup",
-                     "needs the hosts themselves, not saved probes", "drop --from-probes");
   if (o.over == "ethernet" && (o.links || wants_live_netsetup(o) || o.persist || o.emit_scripts))
     throw UsageError(o.links ? "--links" : "--over ethernet", "network setup is for point-to-point cables",
                      "use --over thunderbolt (the default) with --links for named interfaces");
@@ -239,6 +236,9 @@ void check_netsetup_flags(const Options& o) {
     throw UsageError("--persist", "only applies with --auto-setup or --emit-scripts", "add --auto-setup");
   if (o.verify_port < 1 || o.verify_port > 65535)
     throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port", "use 1..65535");
+  if (o.from_probes && wants_live_netsetup(o))
+    throw UsageError(o.teardown ? "--teardown" : o.verify && !o.auto_setup.value_or(false) ? "--verify" : "--auto-setup",
+                     "needs the hosts themselves, not saved probes", "drop --from-probes");
   if (o.json && o.auto_setup.value_or(false) && !o.output_hostfile)
     throw UsageError("--json", "the report and the hostfile would both go to stdout",
                      "add --output-hostfile FILE");

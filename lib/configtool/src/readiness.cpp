@@ -98,6 +98,7 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
     if ((wanted.empty() ? name != "ethernet" : name == wanted) && why.empty()) ok = true;
   if (o.json) {
     json j;
+    j["schema"] = "distkit.readiness/1";
     j["hosts"] = json::array();
     for (size_t i = 0; i < infos.size(); ++i) {
       const auto& h = infos[i];

@@ -157,6 +157,7 @@ TEST_CASE("--check --json gives verdicts per backend for scripts") {
   auto r = run_tool({"--hosts", kFour, "--check", "--json", "--from-probes", dir.string()});
   CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
+  CHECK(j["schema"] == "distkit.readiness/1");
   CHECK(j["verdicts"]["ring"]["ok"] == true);
   CHECK(j["verdicts"]["jaccl-ring"]["ok"] == true);
   CHECK(j["verdicts"]["jaccl"]["ok"] == false);

@@ -1,0 +1,79 @@
+// distconfig's network-setup flags, in-process on the shared scenarios:
+// printed commands and emitted scripts, --links files, and the usage
+// errors of the new flags (exit 2, one line).
+#include <filesystem>
+#include <fstream>
+
+#include "catch.hpp"
+#include "run_tool.hpp"
+#include "test_data.hpp"
+
+namespace fs = std::filesystem;
+using namespace distkit::test;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("distconfig-ns-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string last_line(const std::string& s) {
+  std::string t = s.substr(0, s.size() - 1);
+  return t.substr(t.rfind('\n') + 1);
+}
+
+const std::string kPair = (data_dir() / "scenarios" / "pair2_m3ultra_double_cable").string();
+
+}  // namespace
+
+TEST_CASE("without --auto-setup the commands are printed per host and --emit-scripts writes scripts") {
+  fs::path d = temp_dir("emit");
+  auto r = run_tool({"--hosts", "studio-a,studio-b", "--from-probes", kPair, "--emit-scripts",
+                     (d / "s").string(), "--output", (d / "hf.json").string()});
+  CHECK(r.status == 0);
+  CHECK(r.err.find("Setup for studio-b\n==================\nsudo ifconfig bridge0 deletem en3\n") != std::string::npos);
+  CHECK(r.err.find("sudo ifconfig en3 inet 10.213.0.2/30 alias\n") != std::string::npos);
+  for (const char* f : {"studio-a.setup.sh", "studio-a.teardown.sh", "studio-a.verify.sh", "studio-b.setup.sh"})
+    CHECK(fs::file_size(d / "s" / f) > 100);
+  std::ifstream in(d / "s" / "studio-b.setup.sh");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("ns_addr en3 10.213.0.2 30\n") != std::string::npos);
+  CHECK(text.find("STATE=/var/db/distkit/netsetup.state\n") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("--links declares the cables: a ring hostfile over the planned addresses") {
+  fs::path d = temp_dir("links");
+  std::ofstream(d / "cables") << "studio-a:en3 studio-b:en3\nstudio-b:en4 studio-a:en4\n";
+  auto r = run_tool({"--hosts", "studio-a,studio-b", "--from-probes", kPair, "--links", (d / "cables").string()});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("\"backend\": \"ring\"") != std::string::npos);
+  CHECK(r.out.find("\"10.213.0.2\"") != std::string::npos);
+  CHECK(r.out.find("\"10.213.0.6\"") != std::string::npos);
+  std::ofstream(d / "bad") << "studio-a:en3 studio-c:en3\n";
+  auto bad = run_tool({"--hosts", "studio-a,studio-b", "--from-probes", kPair, "--links", (d / "bad").string()});
+  CHECK(bad.status == 2);
+  CHECK(last_line(bad.err) == "distconfig: error: " + (d / "bad").string() +
+                                  ": host \"studio-c\" is not in the host list; did you mean \"studio-a\"?");
+  fs::remove_all(d);
+}
+
+TEST_CASE("network-setup usage errors exit 2 with one line") {
+  auto err = [](std::vector<std::string> args) {
+    args.insert(args.end(), {"--hosts", "studio-a,studio-b", "--from-probes", kPair});
+    auto r = run_tool(args);
+    CHECK(r.status == 2);
+    return last_line(r.err);
+  };
+  CHECK(err({"--subnet", "10.1.2.3/8"}) == "distconfig: error: --subnet: \"10.1.2.3/8\" has host bits set; did you mean 10.0.0.0/8?");
+  CHECK(err({"--persist"}) == "distconfig: error: --persist: only applies with --auto-setup or --emit-scripts; add --auto-setup");
+  CHECK(err({"--teardown", "--verify"}) ==
+        "distconfig: error: --teardown: cannot be combined with --auto-setup, --verify or --persist; run the teardown on its own");
+  CHECK(err({"--over", "ethernet", "--links", "x"}) ==
+        "distconfig: error: --links: network setup is for point-to-point cables; use --over thunderbolt (the default) with --links for named interfaces");
+  CHECK(err({"--verify-port", "0"}) == "distconfig: error: --verify-port: 0 is not a TCP port; use 1..65535");
+  CHECK(err({"--links", "/nonexistent-distkit-links"}).rfind("distconfig: error: /nonexistent-distkit-links", 0) == 0);
+}
