@@ -1,5 +1,6 @@
 # The local quick start without any sshd: 4 ranks from a hostfile naming
-# 127.0.0.1 greet, a failing rank's code comes back, nothing is left behind.
+# 127.0.0.1 greet, a failing rank's code comes back, nothing is left behind,
+# a port a rank needs that is taken here stops the job before it starts.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -16,4 +17,19 @@ rc=0
 expect_eq "$rc" 3 "exit status"
 expect_line "$WORK/err" "distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 3 running rank(s)"
 expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left"
+
+# A port rank 1 needs is taken here: preflight says so, nothing starts.
+port=$((40000 + $$ % 20000))
+perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0) or die;
+  setsockopt(S, SOL_SOCKET, SO_REUSEADDR, 1); bind(S, sockaddr_in($ARGV[0], INADDR_ANY)) or die;
+  listen(S, 1) or die; open(F, ">", $ARGV[1]); close F; sleep 30' $((port + 1)) "$WORK/listening" &
+holder=$!
+t=0
+until [ -e "$WORK/listening" ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
+rc=0
+"$DL" --hostfile "$WORK/hostfile.json" -n 2 -p "$port" -- echo started > "$WORK/out" 2> "$WORK/err" || rc=$?
+kill "$holder"
+expect_eq "$rc" 2 "exit status with a busy port"
+expect_line "$WORK/err" "distlaunch: error: 127.0.0.1: port $((port + 1)) (rank 1) is already in use; stop what holds it or pick another --starting-port"
+[ ! -s "$WORK/out" ] || fail "a rank started despite the busy port"
 echo PASS

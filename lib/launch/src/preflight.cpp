@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <future>
 #include <set>
 
@@ -32,6 +34,27 @@ std::map<std::string, std::string> parse_facts(const std::string& out) {
   return kv;
 }
 
+// The ports of `host`'s ranks, as "p1 p2 ...".
+std::string ports_of(const Plan& plan, const std::string& host) {
+  std::string out;
+  for (const auto& r : plan.ranks)
+    if (r.host == host)
+      for (int p : r.ports) out += (out.empty() ? "" : " ") + std::to_string(p);
+  return out;
+}
+
+void report_busy_port(const Plan& plan, const std::string& host, int port,
+                      PreflightReport& report) {
+  int rank = -1;
+  for (const auto& r : plan.ranks)
+    if (r.host == host && std::find(r.ports.begin(), r.ports.end(), port) != r.ports.end())
+      rank = r.rank;
+  const char* flag = plan.backend == hostfile::Backend::nccl ? "--nccl-port" : "--starting-port";
+  report.problems.push_back(host + ": port " + std::to_string(port) + " (rank " +
+                            std::to_string(rank) +
+                            ") is already in use; stop what holds it or pick another " + flag);
+}
+
 void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
                 bool cwd_required, PreflightReport& report) {
   auto kv = parse_facts(res.out);
@@ -47,6 +70,8 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
   if (cwd_required && kv["cwd"] == "missing")
     report.problems.push_back(host + ": directory '" + plan.cwd.value_or("") +
                               "' does not exist; create it there or fix --cwd");
+  for (auto word : split_words(kv["busy"]))
+    report_busy_port(plan, host, std::atoi(std::string(word).c_str()), report);
 }
 
 void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport& report) {
@@ -65,20 +90,31 @@ PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               bool cwd_required, bool check) {
   const std::string& cmd = plan.command.front();
-  std::string script = render_named(
-      "launch_preflight.sh",
-      {{"cwd", plan.cwd.value_or("")}, {"cmd", cmd}, {"python", is_python(cmd) ? cmd : ""}},
-      TemplateMode::shell);
   std::vector<std::future<ssh::CommandResult>> results;
-  for (const auto& ex : executors)
-    results.push_back(std::async(std::launch::async, [ex, &script] {
+  for (size_t i = 0; i < executors.size(); ++i) {
+    // This machine's ports are tried here, directly (no perl needed).
+    bool local = executors[i]->is_local();
+    std::string script = render_named("launch_preflight.sh",
+                                      {{"cwd", plan.cwd.value_or("")},
+                                       {"cmd", cmd},
+                                       {"python", is_python(cmd) ? cmd : ""},
+                                       {"ports", local ? "" : ports_of(plan, plan.hosts[i])}},
+                                      TemplateMode::shell);
+    results.push_back(std::async(std::launch::async, [ex = executors[i], script] {
       ssh::RunOptions ro;
       ro.timeout = std::chrono::milliseconds(20000);
       return ex->run(script, ro);
     }));
+  }
   PreflightReport report;
-  for (size_t i = 0; i < executors.size(); ++i)
+  for (size_t i = 0; i < executors.size(); ++i) {
     check_host(plan.hosts[i], results[i].get(), plan, cwd_required, report);
+    if (!executors[i]->is_local()) continue;
+    std::vector<int> ports;
+    for (const auto& r : plan.ranks)
+      if (r.host == plan.hosts[i]) ports.insert(ports.end(), r.ports.begin(), r.ports.end());
+    for (int port : busy_local_ports(ports)) report_busy_port(plan, plan.hosts[i], port, report);
+  }
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);
   warn_drift("mlx", &HostFacts::mlx, report);

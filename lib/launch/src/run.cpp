@@ -139,15 +139,6 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   bool want_facts = o.record_dir || o.log_dir;
   if (!o.preflight && !want_facts) return {};
   auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight);
-  if (o.preflight)
-    for (size_t i = 0; i < plan.ranks.size(); ++i) {
-      if (!ex[i]->is_local()) continue;
-      for (int port : busy_local_ports(plan.ranks[i].ports))
-        report.problems.push_back(plan.ranks[i].host + ": port " + std::to_string(port) +
-                                  " (rank " + std::to_string(i) +
-                                  ") is already in use; stop what holds it or pick another "
-                                  "--starting-port");
-    }
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   if (!report.problems.empty())

@@ -1,8 +1,9 @@
 // Preflight: before any rank starts, one command per host (in parallel)
 // checks that the command and --cwd exist and reports the OS build and,
-// for python jobs, the python and mlx versions; on this machine the ports
-// the backend listens on are tried too. Every failing host is reported at
-// once; version drift between hosts is a warning.
+// for python jobs, the python and mlx versions, and tries the ports the
+// host's ranks will listen on (bound once each: here directly, on remote
+// hosts with perl; skipped where a host has no perl). Every problem of
+// every host is reported at once; version drift between hosts is a warning.
 #pragma once
 
 #include <map>

@@ -1,0 +1,35 @@
+# Preflight finds the ports the ranks need taken on remote hosts too: with
+# rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
+# reports both at once (exit 2); with the ports free the same job runs.
+. "$(dirname "$0")/launch_lib.sh"
+cluster_up 2
+base=$((40000 + $$ % 20000))
+marker="hold-port-$$"
+# hold K PORT: a listener on host K (perl, as the preflight uses), killed at exit.
+hold() {
+  on_host "$1" perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0) or die;
+    setsockopt(S, SOL_SOCKET, SO_REUSEADDR, 1); bind(S, sockaddr_in($ARGV[0], INADDR_ANY)) or die;
+    listen(S, 1) or die; sleep 60' "$2" "$marker" </dev/null >/dev/null 2>&1 &
+}
+cluster_extra_cleanup() { k=1; while [ $k -le 2 ]; do on_host $k pkill -f "$marker" || true; k=$((k + 1)); done; }
+hold 1 "$base"
+hold 2 $((base + 3))
+t=0
+until [ "$(count_procs "$marker")" = 2 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
+sleep 0.3  # listening
+rc=0
+dl --hosts h1,h2 -n 2 -p "$base" -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status with busy ports"
+cat > "$WORK/want" <<WANT
+distlaunch: error: h1: port $base (rank 0) is already in use; stop what holds it or pick another --starting-port
+distlaunch: error: h2: port $((base + 3)) (rank 3) is already in use; stop what holds it or pick another --starting-port
+distlaunch: error: preflight: 2 problem(s) found; fix them, or skip the checks with --no-preflight
+WANT
+diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
+[ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports"
+cluster_extra_cleanup
+t=0
+until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
+dl --hosts h1,h2 -n 2 -p "$base" -- sh -c 'echo started' > "$WORK/out"
+expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports free"
+echo PASS
