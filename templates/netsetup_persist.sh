@@ -1,6 +1,6 @@
 # --persist: install this script and a boot job that runs it ({{kind|raw}}).
 ns_persist() {
-  mkdir -p "$(dirname {{script}})" || { failed "persist"; return; }
+  mkdir -p "$(dirname {{script}})" "$(dirname {{job}})" 2>"$NS_ERR" || { failed "persist"; return; }
   t={{script}}.new
   cat >"$t" <<'DISTKIT_NETSETUP_EOF'
 {{script_text|raw}}
@@ -13,7 +13,7 @@ DISTKIT_NETSETUP_EOF
     rm -f "$t" "$j"; same "boot job {{job}}"; return
   fi
   chmod 644 "$t" "$j"
-  mv "$t" {{script}} && mv "$j" {{job}} || { failed "persist"; return; }
+  { mv "$t" {{script}} && mv "$j" {{job}}; } 2>"$NS_ERR" || { failed "persist"; return; }
   record "persist {{job}}"
   record "persist {{script}}"
   {{enable|raw}}
