@@ -2,15 +2,20 @@
 // against the reference tool's printed setup for the shared scenarios
 // (same meaning: bridge0 down, each interface's address with a /30 mask,
 // a host route to the peer over that interface); the whole scripts are
-// pinned by golden files (tests/data/netsetup/golden; regenerate with
-// DISTKIT_UPDATE_GOLDEN=1 and review the diff) and checked by `sh -n`.
+// checked by `sh -n`, and what each host's script adds to the templates
+// (every line not already a line of templates/netsetup_*: the steps, the
+// values) is pinned by golden files (tests/data/netsetup/golden;
+// regenerate with DISTKIT_UPDATE_GOLDEN=1 and review the diff).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "catch.hpp"
 #include "distkit/netsetup/scripts.hpp"
+#include "distkit/util/strings.hpp"
+#include "distkit/util/template.hpp"
 #include "scenario.hpp"
 
 using namespace distkit;
@@ -27,27 +32,12 @@ Plan scenario_plan(const std::string& scenario, const std::vector<std::string>& 
   return plan_addresses(cables_from_topology(t), parse_subnet(subnet, "--subnet"), {});
 }
 
-std::vector<std::string> words(std::string_view line) {
-  std::vector<std::string> w;
-  std::string cur;
-  for (char c : line) {
-    if (c == ' ') {
-      if (!cur.empty()) w.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) w.push_back(cur);
-  return w;
-}
-
 // Our printed macOS commands read back into the reference's terms.
 test::RefHost meaning_of(const std::string& commands) {
   test::RefHost h;
   std::istringstream in(commands);
   for (std::string line; std::getline(in, line);) {
-    auto w = words(line);
+    auto w = split_words(line);
     REQUIRE(w.size() >= 4);
     CHECK(w[0] == "sudo");
     if (w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down") {
@@ -86,7 +76,21 @@ void check_against_reference(const std::string& scenario, const std::vector<std:
 
 std::string golden_path(const std::string& name) { return "netsetup/golden/" + name; }
 
-void check_golden(const std::string& name, const std::string& text) {
+// The lines of `text` that are not lines of any netsetup template.
+std::string novel_lines(const std::string& text) {
+  std::set<std::string_view> known;
+  for (const char* t : {"netsetup_common.sh", "netsetup_linux.sh", "netsetup_macos.sh", "netsetup_verify.sh",
+                        "netsetup_persist.sh", "netsetup_state.sh", "netsetup_launchd.plist",
+                        "netsetup_systemd.service"})
+    for (auto l : split_lines(template_text(t))) known.insert(l);
+  std::string out;
+  for (auto l : split_lines(text))
+    if (!known.count(l)) out += std::string(l) + "\n";
+  return out;
+}
+
+void check_golden(const std::string& name, const std::string& full) {
+  const std::string text = name.find(".txt") == std::string::npos ? novel_lines(full) : full;
   fs::path p = test::data_dir() / golden_path(name);
   if (std::getenv("DISTKIT_UPDATE_GOLDEN")) {
     fs::create_directories(p.parent_path());
