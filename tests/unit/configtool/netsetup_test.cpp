@@ -13,13 +13,6 @@ using namespace distkit::test;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("distconfig-ns-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 std::string last_line(const std::string& s) {
   std::string t = s.substr(0, s.size() - 1);
   return t.substr(t.rfind('\n') + 1);

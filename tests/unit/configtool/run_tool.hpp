@@ -2,7 +2,9 @@
 // one catch site), capturing stdout, stderr and the exit status.
 #pragma once
 
+#include <filesystem>
 #include <sstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,15 @@ inline ToolRun run_tool(std::vector<std::string> args,
   r.out = out.str();
   r.err = err.str();
   return r;
+}
+
+// A fresh, empty scratch directory for one test (removed by the test).
+inline std::filesystem::path temp_dir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() /
+           ("distconfig-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
 }
 
 }  // namespace distkit::test
