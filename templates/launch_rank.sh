@@ -6,7 +6,10 @@
 # Stdin protocol, one frame per line: "S <secret>" first, then "H" heartbeat,
 # "D <n>" + n raw bytes for the rank's stdin, "E" end of that stdin,
 # "G <SIGNAL>" signal the group, "T" terminate (TERM, KILL after grace), "K".
+# The rank's own heartbeat: once it has created DISTKIT_HEARTBEAT_FILE, no
+# update (mtime) for stall_limit seconds is reported as a stall (0: off).
 rank={{rank}}
+stall_limit={{stall_limit}}
 grace_ticks={{grace_ticks}}
 hb_limit={{heartbeat_limit}}
 want_cwd={{cwd}}
@@ -63,6 +66,7 @@ esac
   say "cannot write $d/secret"; exit 126; }
 frame=
 export DISTKIT_SECRET_FILE="$d/secret"
+export DISTKIT_HEARTBEAT_FILE="$d/heartbeat"
 {{files|raw}}
 {{exports|raw}}
 if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
@@ -120,10 +124,25 @@ reader() {
   say "lost the launcher (connection closed); stopping the rank"
   stop_group
 }
+# stall_check (each second): the rank's heartbeat file against our mark.
+stall_check() {
+  [ "$stall_limit" -gt 0 ] && [ -e "$d/heartbeat" ] || return 0
+  if [ ! -e "$d/hbmark" ] || [ -n "$(find "$d/heartbeat" -newer "$d/hbmark" 2>/dev/null)" ]; then
+    : >"$d/hbmark"
+    [ "$stall" -ge "$stall_limit" ] && say "heartbeat resumed after ${stall}s"
+    stall=0
+  else
+    stall=$((stall + 1))
+    [ "$stall" = "$stall_limit" ] &&
+      say "stalled: no heartbeat for ${stall}s (DISTKIT_HEARTBEAT_FILE not updated)"
+  fi
+  return 0
+}
 watchdog() {
   trap '' PIPE
-  last= miss=0
+  last= miss=0 stall=0
   while sleep 1 </dev/null >/dev/null 2>&1; do
+    stall_check
     v=; read -r v 2>/dev/null <"$d/hb"
     if [ "$v" != "$last" ] || [ -e "$d/busy" ]; then
       last=$v miss=0

@@ -1,5 +1,6 @@
 // distlaunch's command line: mlx.launch's flags (same names, same defaults)
 // and distkit's own. Durations are given in seconds.
+#include <algorithm>
 #include <chrono>
 
 #include "distkit/launch/distlaunch.hpp"
@@ -62,6 +63,10 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option_function<double>(
       "--connect-timeout", [&o](double s) { o.connect_timeout = seconds_to_ms(s); },
       "Seconds to reach each host (default 10)");
+  app.add_option_function<int>(
+      "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(std::max(0, s)); },
+      "Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds "
+      "(default 60, 0 = off)");
   app.add_flag_function("--no-preflight", [&o](std::int64_t) { o.preflight = false; },
                         "Skip the checks before the start");
 }

@@ -52,6 +52,7 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
       out += "  file " + std::string(kDirShown) + "/" + f.name + ": " + f.text() + "\n";
     for (const auto& [k, v] : effective_env(r, kDirShown)) out += "  " + k + "=" + v + "\n";
     out += "  DISTKIT_SECRET_FILE=" + std::string(kDirShown) + "/secret\n";
+    out += "  DISTKIT_HEARTBEAT_FILE=" + std::string(kDirShown) + "/heartbeat\n";
     sink(out);
   }
   if (!plan.ranks.empty()) {

@@ -81,6 +81,7 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
   WrapperSettings w;
   w.grace = o.grace;
   w.heartbeat_limit = o.heartbeat_limit;
+  w.stall_limit = o.stall_limit;
   if (o.cwd) {
     w.cwd = o.cwd;
     w.cwd_required = true;

@@ -34,6 +34,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["rank"] = std::to_string(rank.rank);
   f["grace_ticks"] = std::to_string(std::max<long long>(1, settings.grace.count() / 100));
   f["heartbeat_limit"] = std::to_string(std::max<long long>(1, settings.heartbeat_limit.count()));
+  f["stall_limit"] = std::to_string(std::max<long long>(0, settings.stall_limit.count()));
   f["cwd"] = settings.cwd.value_or("");
   f["cwd_required"] = settings.cwd_required ? "1" : "0";
   f["files"] = render_files(rank);

@@ -43,4 +43,5 @@ complete -c distlaunch -l grace -x -d 'Seconds between SIGTERM and SIGKILL (defa
 complete -c distlaunch -l timeout -x -d 'Stop the job after this many seconds'
 complete -c distlaunch -l exit-window -x -d 'Seconds the other ranks get after one exits 0 (default 60, 0 = forever)'
 complete -c distlaunch -l connect-timeout -x -d 'Seconds to reach each host (default 10)'
+complete -c distlaunch -l stall-timeout -x -d 'Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds (default 60, 0 = off)'
 complete -c distlaunch -l no-preflight -d 'Skip the checks before the start'

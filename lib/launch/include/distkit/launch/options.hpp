@@ -44,6 +44,9 @@ struct LaunchOptions {
   std::chrono::milliseconds exit_window{60000};
   // The wrapper kills its rank when no heartbeat arrived for this long.
   std::chrono::seconds heartbeat_limit{5};
+  // A rank whose DISTKIT_HEARTBEAT_FILE stops being updated for this long
+  // is reported as stalled (--stall-timeout; 0 = off).
+  std::chrono::seconds stall_limit{60};
   bool preflight = true;
   bool accept_new_host_keys = false;
   std::chrono::milliseconds connect_timeout{10000};

@@ -8,7 +8,9 @@
 // DISTKIT_LOCAL_SIZE (rank and count among the ranks of the same host),
 // DISTKIT_HOST (the hostfile's ssh name), DISTKIT_JOB_ID (random per run),
 // and, set by the wrapper on the host, DISTKIT_SECRET_FILE (mode-0600 file
-// holding the per-job secret in hex, removed with the rank's temp dir).
+// holding the per-job secret in hex, removed with the rank's temp dir) and
+// DISTKIT_HEARTBEAT_FILE (a path in that dir the rank may create and keep
+// touching; distlaunch reports a rank whose updates stop as stalled).
 // Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env
 // (later entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
 #pragma once
