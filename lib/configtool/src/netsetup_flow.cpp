@@ -60,6 +60,21 @@ netsetup::HostNet from_state(const probe::Capture& c, Os os) {
   return n;
 }
 
+// Runs one script per host, with the per-host progress board on stderr
+// (live on a TTY, lines under --verbose, else nothing).
+std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g,
+                                             const std::vector<std::shared_ptr<ssh::Executor>>& ex,
+                                             const std::vector<std::string>& scripts, const std::string& command,
+                                             const char* verb) {
+  std::vector<std::string> names;
+  for (const auto& info : g.infos) names.push_back(info.host);
+  ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
+  auto r = netsetup::run_scripts(ex, scripts, command,
+                                 std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout), &board);
+  board.finish();
+  return r;
+}
+
 bool live(const Gathered& g) {
   for (const auto& e : g.executors)
     if (e) return true;
@@ -132,8 +147,7 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
       if (plan) print_commands(o, s, g.infos[i], *plan);
     }
   }
-  auto results = netsetup::run_scripts(ex, scripts, netsetup::root_command(),
-                                       std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(), plan ? "setting up" : "tearing down");
   for (size_t i = 0; i < g.infos.size(); ++i) {
     if (!ex[i]) {
       netsetup::HostOutcome r{g.infos[i].host, {}, {}};
@@ -164,8 +178,7 @@ struct VerifyResult {
 VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
   std::vector<std::string> scripts;
   for (const auto& info : g.infos) scripts.push_back(netsetup::verify_script(target(o, info), plan, o.verify_port));
-  auto results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s",
-                                       std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  auto results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s", "verifying");
   VerifyResult vr;
   int& failed = vr.failed;
   int& total = vr.total;
@@ -262,8 +275,7 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const to
     std::vector<std::string> scripts;
     for (const auto& info : g.infos) scripts.push_back(netsetup::state_script(target(o, info)));
     std::string b = probe::make_boundary();
-    results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
-                                    std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+    results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s -- " + shell_quote(b), "reading addresses");
   }
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& info = g.infos[i];
