@@ -37,7 +37,7 @@ check() {
       grep -o 'export [A-Z_]*=[^;$]*;' "$ref" | sed 's/^export \(.*\);$/\1/'
     } | sort > "$WORK/want"
     echo "host=$host" >> "$WORK/want"
-    sed -n "s/^\[$r\] //p" "$WORK/got" > "$WORK/rank"
+    sed -n "s/^\[$r [^]]*\] //p" "$WORK/got" > "$WORK/rank"
     cmp -s "$WORK/want" "$WORK/rank" || {
       echo "--- want"; cat "$WORK/want"; echo "--- got"; cat "$WORK/rank"
       fail "$1 $2 rank $r: environment differs from the reference"

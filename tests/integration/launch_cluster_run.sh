@@ -10,26 +10,26 @@ dl --hosts "$hosts" -n 2 --tag-output -- \
   > "$WORK/out"
 r=0
 while [ $r -lt 8 ]; do
-  expect_line "$WORK/out" "[$r] rank $r on h$((r / 2 + 1)) local $((r % 2))"
+  expect_line "$WORK/out" "[$r h$((r / 2 + 1))] rank $r on h$((r / 2 + 1)) local $((r % 2))"
   r=$((r + 1))
 done
 # The per-rank temp dirs were removed on every host.
-for dir in $(sed -n 's/^\[[0-9]*\] \(\/.*\)$/\1/p' "$WORK/out"); do
+for dir in $(sed -n 's/^\[[0-9]* h[0-9]*\] \(\/.*\)$/\1/p' "$WORK/out"); do
   k=1
   while [ $k -le 4 ]; do
     "$CLUSTER" exec "$C" $k -- test -e "$dir" && fail "$dir left on h$k"
     k=$((k + 1))
   done
 done
-[ "$(grep -c '^\[[0-9]\] /' "$WORK/out")" = 8 ] || fail "expected 8 temp dirs"
+[ "$(grep -c '^\[[0-9] h[0-9]\] /' "$WORK/out")" = 8 ] || fail "expected 8 temp dirs"
 
 # stdin is broadcast to every rank.
 printf 'first line\nsecond line\n' | dl --hosts "$hosts" -n 2 --tag-output -- sh -c 'cat; echo end' > "$WORK/stdin"
 r=0
 while [ $r -lt 8 ]; do
-  expect_line "$WORK/stdin" "[$r] first line"
-  expect_line "$WORK/stdin" "[$r] second line"
-  expect_line "$WORK/stdin" "[$r] end"
+  expect_line "$WORK/stdin" "[$r h$((r / 2 + 1))] first line"
+  expect_line "$WORK/stdin" "[$r h$((r / 2 + 1))] second line"
+  expect_line "$WORK/stdin" "[$r h$((r / 2 + 1))] end"
   r=$((r + 1))
 done
 
@@ -38,7 +38,8 @@ dl --hosts "$hosts" -n 2 --tag-output -- sh -c \
   'awk -v r=$MLX_RANK "BEGIN { s = \"\"; for (i = 0; i < 496; i++) s = s r; for (i = 0; i < 2000; i++) printf \"%s %03d\\n\", s, i % 1000 }"' \
   > "$WORK/heavy"
 expect_eq "$(wc -l < "$WORK/heavy" | tr -d ' ')" 16000 "heavy output lines"
-bad=$(awk '{ r = substr($0, 2, 1); want = "[" r "] "; for (i = 0; i < 496; i++) want = want r;
-             if (length($0) != 504 || substr($0, 1, 500) != want) n++ } END { print n + 0 }' "$WORK/heavy")
+bad=$(awk '{ r = substr($0, 2, 1); want = "[" r " h" int(r / 2) + 1 "] "
+             for (i = 0; i < 496; i++) want = want r
+             if (length($0) != 507 || substr($0, 1, 503) != want) n++ } END { print n + 0 }' "$WORK/heavy")
 expect_eq "$bad" 0 "torn lines"
 echo PASS

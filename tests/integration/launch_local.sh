@@ -7,7 +7,7 @@ printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips":
 "$DL" --hostfile "$WORK/hostfile.json" -n 4 --tag-output -- \
   sh -c 'echo "hello from rank $MLX_RANK of $DISTKIT_WORLD_SIZE on $(hostname)"' > "$WORK/out"
 h=$(hostname)
-for r in 0 1 2 3; do expect_line "$WORK/out" "[$r] hello from rank $r of 4 on $h"; done
+for r in 0 1 2 3; do expect_line "$WORK/out" "[$r 127.0.0.1] hello from rank $r of 4 on $h"; done
 expect_eq "$(wc -l < "$WORK/out" | tr -d ' ')" 4 "output lines"
 
 marker="sleep 9$$"

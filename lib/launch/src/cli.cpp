@@ -47,7 +47,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
                "Accept unknown host keys (never changed ones)");
   app.add_flag("--dry-run", o.dry_run, "Print the plan (rank, host, env, remote command) and exit");
   app.add_flag("--json", o.json, "Machine-readable --dry-run output");
-  app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank]");
+  app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank host]");
   app.add_option("--log-dir", o.log_dir, "Also write rank-N.log files (and the manifest) here");
   app.add_option("--record", o.record_dir, "Write the run manifest (manifest.json) here");
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");

@@ -34,9 +34,15 @@ void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {
   partial_.clear();
 }
 
-OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag, int world_size,
+OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
+                       const std::vector<std::string>& rank_hosts,
                        const std::optional<std::filesystem::path>& log_dir)
-    : out_(out), err_(err), tag_(tag) {
+    : out_(out), err_(err) {
+  const int world_size = static_cast<int>(rank_hosts.size());
+  if (tag)
+    for (int r = 0; r < world_size; ++r)
+      prefixes_.push_back("[" + std::to_string(r) + " " + rank_hosts[static_cast<size_t>(r)] +
+                          "] ");
   if (!log_dir) return;
   std::error_code ec;
   std::filesystem::create_directories(*log_dir, ec);
@@ -60,7 +66,8 @@ OutputSink::~OutputSink() {
 
 void OutputSink::line(int rank, Stream stream, std::string_view text) {
   std::string buf;
-  if (tag_) buf = "[" + std::to_string(rank) + "] ";
+  if (rank >= 0 && static_cast<size_t>(rank) < prefixes_.size())
+    buf = prefixes_[static_cast<size_t>(rank)];
   buf.append(text);
   std::lock_guard lock(mu_);
   std::FILE* f = stream == Stream::out ? out_ : err_;

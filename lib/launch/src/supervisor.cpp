@@ -45,6 +45,12 @@ std::string signal_name(int sig) {
   }
 }
 
+std::vector<std::string> rank_hosts(const Plan& plan) {
+  std::vector<std::string> hosts;
+  for (const auto& r : plan.ranks) hosts.push_back(r.host);
+  return hosts;
+}
+
 std::string describe_exit(const ssh::ExitInfo& e) {
   if (!e.error.empty()) return "lost its connection (" + e.error + ")";
   if (e.signal) return "was killed by signal " + std::to_string(e.signal);
@@ -56,7 +62,7 @@ class Job {
   Job(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
       const SuperviseOptions& o)
       : plan_(plan), executors_(executors), o_(o),
-        sink_(o.out, o.err, o.tag_output, static_cast<int>(plan.ranks.size()), o.log_dir) {
+        sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
     for (int fd : fds) {

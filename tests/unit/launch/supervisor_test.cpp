@@ -107,8 +107,9 @@ TEST_CASE("stdin is broadcast to every rank", "[launch][supervisor]") {
   CHECK(run.result.exit_code == 0);
   auto lines = lines_of(run.out);
   std::multiset<std::string> got(lines.begin(), lines.end());
-  CHECK(got == std::multiset<std::string>{"[0] line one", "[0] line two", "[1] line one",
-                                          "[1] line two", "[2] line one", "[2] line two"});
+  CHECK(got == std::multiset<std::string>{"[0 localhost] line one", "[0 localhost] line two",
+                                          "[1 localhost] line one", "[1 localhost] line two",
+                                          "[2 localhost] line one", "[2 localhost] line two"});
 }
 
 TEST_CASE("--stdin-rank gives stdin to that rank only", "[launch][supervisor]") {
@@ -162,13 +163,15 @@ TEST_CASE("lines stay whole under heavy concurrent output", "[launch][supervisor
   CHECK(lines.size() == 12000);
   size_t bad = 0;
   for (const auto& l : lines) {
-    // "[r] " + 296 x r + " nnn"
-    if (l.size() != 4 + 296 + 4) {
+    // "[r localhost] " + 296 x r + " nnn"
+    if (l.size() != 14 + 296 + 4) {
       ++bad;
       continue;
     }
     char r = l[1];
-    if (l.compare(4, 296, std::string(296, r)) != 0) ++bad;
+    if (l.compare(0, 14, std::string("[") + r + " localhost] ") != 0 ||
+        l.compare(14, 296, std::string(296, r)) != 0)
+      ++bad;
   }
   CHECK(bad == 0);
 }

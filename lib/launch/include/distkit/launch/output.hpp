@@ -32,11 +32,12 @@ enum class Stream { out, err };
 
 class OutputSink {
  public:
-  // `out`/`err` receive the ranks' stdout/stderr lines. With `log_dir`, each
-  // rank's lines (both streams, in arrival order) also go to
-  // `<log_dir>/rank-<N>.log`; the directory is created. Throws distkit::Error
-  // when it cannot be.
-  OutputSink(std::FILE* out, std::FILE* err, bool tag, int world_size,
+  // `out`/`err` receive the ranks' stdout/stderr lines; with `tag` each is
+  // prefixed "[<rank> <host>] " (`rank_hosts[r]` is rank r's host). With
+  // `log_dir`, each rank's lines (both streams, in arrival order, never
+  // prefixed) also go to `<log_dir>/rank-<N>.log`; the directory is
+  // created. Throws distkit::Error when it cannot be.
+  OutputSink(std::FILE* out, std::FILE* err, bool tag, const std::vector<std::string>& rank_hosts,
              const std::optional<std::filesystem::path>& log_dir);
   ~OutputSink();
   OutputSink(const OutputSink&) = delete;
@@ -51,7 +52,7 @@ class OutputSink {
   std::mutex mu_;
   std::FILE* out_;
   std::FILE* err_;
-  bool tag_;
+  std::vector<std::string> prefixes_;  // per rank; empty when not tagging
   std::vector<std::FILE*> logs_;
 };
 
