@@ -1,6 +1,7 @@
 # One host's link is cut (no FIN/RST): its ranks die on their own when the
 # launcher's heartbeats stop; distlaunch reports the lost host, stops the
-# others and exits 255. Nothing remains on any host.
+# others and exits 255. Nothing remains on any host. A cut during the
+# preflight fails the job (exit 1) before any rank starts.
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 4
 marker="sleep 94$$"
@@ -24,4 +25,24 @@ expect_eq "$rc" 255 "exit status"
 grep -q "^distlaunch: error: rank [45] on h3 lost its connection" "$WORK/err" || { cat "$WORK/err"; fail "no lost-connection line"; }
 "$CLUSTER" uncut "$C" 3
 expect_eq "$(wait_procs "$marker" 0 5)" 0 "rank processes left"
+
+# A link cut during the preflight (h2's sw_vers answers after 4 s): a
+# runtime failure (exit 1) naming the host, not a configuration error, and
+# no rank started anywhere.
+"$CLUSTER" delay "$C" 2 4000
+rc=0
+"$DL" --ssh-config "$C/ssh_config" --hosts "$(host_list 4)" -- sh -c "$marker" 2>"$WORK/err" &
+pid=$!
+sleep 1
+"$CLUSTER" cut "$C" 2
+wait $pid || rc=$?
+"$CLUSTER" uncut "$C" 2
+"$CLUSTER" delay "$C" 2 0
+expect_eq "$rc" 1 "exit status after a cut during the preflight"
+cat > "$WORK/want" <<WANT
+distlaunch: error: h2: preflight failed (connection to h2 lost: no answer to 3 keepalives in 3000 ms); check the host or use --no-preflight
+distlaunch: error: preflight: 1 of 4 host(s) failed during the checks; check them, or leave them out
+WANT
+diff "$WORK/want" "$WORK/err" || fail "preflight failure report"
+expect_eq "$(count_procs "$marker")" 0 "rank processes after a failed preflight"
 echo PASS

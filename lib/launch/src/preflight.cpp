@@ -60,7 +60,7 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
   auto kv = parse_facts(res.out);
   report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"]};
   if (!res.exit.error.empty()) {
-    report.problems.push_back(host + ": preflight failed (" + res.exit.error +
+    report.failures.push_back(host + ": preflight failed (" + res.exit.error +
                               "); check the host or use --no-preflight");
     return;
   }
@@ -118,7 +118,10 @@ PreflightReport run_preflight(const Plan& plan,
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);
   warn_drift("mlx", &HostFacts::mlx, report);
-  if (!check) report.problems.clear();
+  if (!check) {
+    report.problems.clear();
+    report.failures.clear();
+  }
   return report;
 }
 

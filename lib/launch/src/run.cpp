@@ -141,7 +141,13 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   if (!o.preflight && !want_facts) return {};
   auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
+  for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
+  if (!report.failures.empty())
+    throw RemoteError("preflight", std::to_string(report.failures.size()) + " of " +
+                                       std::to_string(plan.hosts.size()) +
+                                       " host(s) failed during the checks",
+                      "check them, or leave them out");
   if (!report.problems.empty())
     throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",
                      "fix them, or skip the checks with --no-preflight");

@@ -23,6 +23,9 @@ struct HostFacts {
 struct PreflightReport {
   std::map<std::string, HostFacts> hosts;  // by ssh name
   std::vector<std::string> problems;       // "<host>: <problem>; <remedy>"
+  // Hosts that failed during the checks (connection lost, timeout): a
+  // runtime failure, not a configuration problem. Same line format.
+  std::vector<std::string> failures;
   std::vector<std::string> warnings;
 };
 
