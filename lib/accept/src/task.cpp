@@ -134,12 +134,13 @@ struct Reader {
   }
 };
 
+// "line L, column C" (from 1, columns in bytes) of a byte offset.
 std::string position(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  std::string_view before = text.substr(0, offset);
-  size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
-  size_t nl = before.rfind('\n');
-  size_t column = nl == std::string_view::npos ? offset + 1 : offset - nl;
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n';
+  }
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
