@@ -13,8 +13,10 @@
 # sshd listener), kill9-distlaunch. Choices come from a seeded generator;
 # the seed is printed so a failing round reproduces. Ends with a summary
 # table (rounds, faults by kind, failures, slowest cleanup per kind: from
-# the fault to the last process gone, or from distlaunch's exit for faults
-# that distlaunch resolves by stopping the job: sigstop-rank, stop-sshd).
+# the fault to the last process gone for kill -9 of a rank or of
+# distlaunch, and to the last process on the cut host for a cut (watched
+# while distlaunch runs; polling adds up to ~0.2 s); from distlaunch's exit
+# for sigstop-rank and stop-sshd, which distlaunch resolves itself).
 #
 # Usage: scripts/chaos.sh [--rounds N] [--hosts H] [--seed S] [--max-seconds T]
 #                         [--faults a,b,...] [--build DIR] [--verbose]
@@ -173,9 +175,21 @@ while read -r kind host rank delay; do
     kill9-distlaunch) kill -KILL "$dl" ;;
   esac
   fault_at=$(now_ms)
-  # distlaunch must end by itself: --timeout 30 is its own limit.
-  t=0
-  while kill -0 "$dl" 2>/dev/null && [ $t -lt 450 ]; do sleep 0.1; t=$((t + 1)); done
+  # distlaunch must end by itself: --timeout 30 is its own limit. A cut
+  # host's processes are watched meanwhile: they must go on their own.
+  # cut_gone_ms: when the cut host was first seen with none of them after
+  # the last sighting of one (empty while some run).
+  cut_gone_ms=""
+  watch_cut() {
+    [ "$kind" = cut ] || return 0
+    n=$(on_host "$host" pgrep -c -f "$tag" 2>/dev/null || true)
+    if [ "${n:-0}" != 0 ]; then cut_gone_ms=""
+    elif [ -z "$cut_gone_ms" ]; then cut_gone_ms=$(( $(now_ms) - fault_at )); fi
+  }
+  while kill -0 "$dl" 2>/dev/null && [ $(( $(now_ms) - fault_at )) -lt 45000 ]; do
+    watch_cut
+    sleep 0.1
+  done
   if kill -0 "$dl" 2>/dev/null; then
     problem="${problem:+$problem; }distlaunch still running 45 s after the fault"
     kill -KILL "$dl" 2>/dev/null || true
@@ -200,11 +214,16 @@ while read -r kind host rank delay; do
       [ "$code" = 1 ] && grep -qxF "$want" "$out/err" || problem="${problem:+$problem; }exit $code, not 1 with '$want'" ;;
     cut)
       if [ "$code" = 1 ]; then
-        # Cut before distlaunch connected: the host is unreachable.
+        # Cut before distlaunch connected (the host is unreachable), or
+        # during the preflight (the host failed the checks): nothing started.
         expect_manifest=0
-        grep -qxF "distlaunch: error: hosts: 1 of $NHOSTS host(s) unreachable; fix them or leave them out" "$out/err" ||
-          problem="${problem:+$problem; }exit 1 without the unreachable-host line"
-        what="$what (before connecting)"
+        if grep -qxF "distlaunch: error: hosts: 1 of $NHOSTS host(s) unreachable; fix them or leave them out" "$out/err"; then
+          what="$what (before connecting)"
+        elif grep -qxF "distlaunch: error: preflight: 1 of $NHOSTS host(s) failed during the checks; check them, or leave them out" "$out/err"; then
+          what="$what (during the preflight)"
+        else
+          problem="${problem:+$problem; }exit 1 without the unreachable-host or preflight line"
+        fi
       else
         a=$((2 * (host - 1))) b=$((2 * (host - 1) + 1))
         [ "$code" = 255 ] &&
@@ -230,16 +249,27 @@ while read -r kind host rank delay; do
       [ "$code" = 137 ] || problem="${problem:+$problem; }exit $code, not 137" ;;
   esac
 
-  # Nothing left running, within the bound.
-  bound=$BOUND_MS; [ "$kind" = cut ] && bound=$BOUND_CUT_MS
+  # Nothing left running, within the bound: from the fault when the fault
+  # itself ends the job (kill9-*), else from distlaunch's exit; the cut
+  # host on its own (it cannot be told), from the fault.
+  bound=$BOUND_MS
   from=$fault_at
-  [ "$kind" = sigstop-rank ] || [ "$kind" = stop-sshd ] && from=$ended_at
-  while [ "$(procs "$tag")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do sleep 0.1; done
+  case $kind in kill9-rank|kill9-distlaunch) ;; *) from=$ended_at ;; esac
+  while [ "$(procs "$tag")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
+    watch_cut
+    sleep 0.1
+  done
   gone_ms=$(( $(now_ms) - from ))
   left=$(procs "$tag")
   [ "$left" = 0 ] || problem="${problem:+$problem; }$left process(es) left"
   [ "$left" != 0 ] || [ "$gone_ms" -le "$bound" ] ||
     problem="${problem:+$problem; }processes gone after $gone_ms ms, bound $bound ms"
+  if [ "$kind" = cut ]; then
+    watch_cut
+    gone_ms=${cut_gone_ms:-0} from=$fault_at
+    [ -n "$cut_gone_ms" ] && [ "$cut_gone_ms" -le "$BOUND_CUT_MS" ] ||
+      problem="${problem:+$problem; }the cut host's processes gone after ${cut_gone_ms:-?} ms, bound $BOUND_CUT_MS ms"
+  fi
   # No temp file left (wrapper dirs go with their rank).
   t=0
   while [ -n "$(temp_left)" ] && [ $t -lt 30 ]; do sleep 0.1; t=$((t + 1)); done
