@@ -1,7 +1,8 @@
 # distaccept on this machine alone (ranks local, no SSH, no namespaces):
 # the example reaches all three levels with 2 ranks; a bad task file, an
 # unknown baseline host and a missing hostfile are usage errors (exit 2)
-# with one exact line; nothing is run for them.
+# with one exact line; nothing is run for them; SIGINT stops the ranks and
+# exits 130.
 set -eu
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
 BUILD=${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}
@@ -47,4 +48,20 @@ rc=0
 "$DA" "$WORK/task.json" > /dev/null 2> "$WORK/err" || rc=$?
 [ "$rc" = 2 ] || fail "no --hostfile: exit $rc, expected 2"
 grep -q -- "--hostfile is required" "$WORK/err" || { cat "$WORK/err"; fail "no --hostfile message"; }
+
+# SIGINT during a run: the ranks are stopped, exit 130 naming the run.
+echo '{"command": ["sleep", "60"], "metrics": {"x": "exact"}, "seeds": {}}' > "$WORK/sleep.json"
+"$DA" --hostfile "$WORK/hosts.json" -p "$port" --work-dir "$WORK/int" "$WORK/sleep.json" \
+  > /dev/null 2> "$WORK/err" &
+pid=$!
+t=0
+until [ -f "$WORK/int/baseline-1/rank-0.log" ] || [ $t -ge 100 ]; do sleep 0.1; t=$((t + 1)); done
+sleep 0.5
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" = 130 ] || { cat "$WORK/err"; fail "interrupted: exit $rc, expected 130"; }
+[ "$(cat "$WORK/err")" = "distaccept: error: baseline-1: interrupted; every rank was stopped" ] ||
+  fail "interrupted: stderr '$(cat "$WORK/err")'"
+[ "$(grep -c '"exit_code"' "$WORK/int/baseline-1/manifest.json")" = 1 ] || fail "no manifest after SIGINT"
 echo PASS

@@ -43,9 +43,10 @@ void say(const Context& c, const std::string& line) {
   std::fflush(c.o.progress);
 }
 
-void check_interrupt(const LaunchOutcome& r) {
+// `step`: the run or helper step that was interrupted ("cluster-2", "probe").
+void check_interrupt(const LaunchOutcome& r, const std::string& step) {
   if (r.interrupted)
-    throw Error("distaccept", "interrupted; every rank was stopped", "", ExitCode::interrupted);
+    throw Error(step, "interrupted; every rank was stopped", "", ExitCode::interrupted);
 }
 
 Context load(const Task& task, const RunnerOptions& o) {
@@ -93,7 +94,7 @@ void probe(const Context& c, Evidence& e) {
   r.preflight = false;
   r.timeout_s = 60;
   LaunchOutcome out = launch(c.o.access, r);
-  check_interrupt(out);
+  check_interrupt(out, "probe");
   if (!out.succeeded()) {
     e.probe_error = out.error.empty() ? "distlaunch exited " + std::to_string(out.exit_code) +
                                             " (see " + r.dir.string() + ")"
@@ -157,7 +158,7 @@ void collect(const Context& c, RunRecord& rec, const std::string& host) {
   r.preflight = false;
   r.timeout_s = 60;
   LaunchOutcome out = launch(c.o.access, r);
-  check_interrupt(out);
+  check_interrupt(out, rec.name + " (collecting)");
   CollectAnswer a = parse_collect_answer(rank_log(dir, 0));
   for (size_t i = 0; i < files.size(); ++i)
     rec.file_hashes[c.task.files[i]] = a.files.count(files[i]) ? a.files[files[i]] : "";
@@ -193,7 +194,7 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   r.dir = rec.dir;
   r.timeout_s = c.task.timeout_s;
   LaunchOutcome out = launch(c.o.access, r);
-  check_interrupt(out);
+  check_interrupt(out, name);
   rec.exit_code = out.exit_code;
   rec.error = out.error;
   rec.duration_s = out.duration_s;
