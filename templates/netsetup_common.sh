@@ -41,6 +41,11 @@ ns_teardown() {
   awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' "$STATE" >"$STATE.rev"
   while read -r kind a b; do
     [ -n "$kind" ] || continue
+    if ! command -v "undo_$kind" >/dev/null 2>&1; then
+      echo "unknown record \"$kind\" (written by another version or OS?)" >"$NS_ERR"
+      failed "undo $kind${a:+ $a}${b:+ $b}"
+      continue
+    fi
     if "undo_$kind" "$a" "$b"; then unrecord "$kind${a:+ $a}${b:+ $b}"; fi
   done <"$STATE.rev"
   rm -f "$STATE.rev"

@@ -67,6 +67,9 @@ void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf)
 }
 
 int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
+  // MLX accepts --auto-setup here and has nothing to set up: neither have we.
+  if (o.auto_setup.value_or(false))
+    note(s, "--auto-setup: nothing to set up over Ethernet (the hosts' existing addresses are used)");
   if (o.check) {
     auto t = topology::build_topology(infos);
     return readiness_report(o, s, infos, t, topology::analyze(t, infos));

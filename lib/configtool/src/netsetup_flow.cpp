@@ -234,12 +234,12 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
 }  // namespace
 
 bool wants_live_netsetup(const Options& o) {
-  return o.auto_setup.value_or(false) || o.verify || o.teardown;
+  return o.over != "ethernet" && (o.auto_setup.value_or(false) || o.verify || o.teardown);
 }
 
 void check_netsetup_flags(const Options& o) {
   if (!o.subnet.empty()) netsetup::parse_subnet(o.subnet, "--subnet");
-  if (o.over == "ethernet" && (o.links || wants_live_netsetup(o) || o.persist || o.emit_scripts))
+  if (o.over == "ethernet" && (o.links || o.verify || o.teardown || o.persist || o.emit_scripts))
     throw UsageError(o.links ? "--links" : "--over ethernet", "network setup is for point-to-point cables",
                      "use --over thunderbolt (the default) with --links for named interfaces");
   if (o.teardown && (o.auto_setup.value_or(false) || o.verify || o.persist))

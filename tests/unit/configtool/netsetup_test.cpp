@@ -70,3 +70,11 @@ TEST_CASE("network-setup usage errors exit 2 with one line") {
   CHECK(err({"--verify-port", "0"}) == "distconfig: error: --verify-port: 0 is not a TCP port; use 1..65535");
   CHECK(err({"--links", "/nonexistent-distkit-links"}).rfind("distconfig: error: /nonexistent-distkit-links", 0) == 0);
 }
+
+TEST_CASE("--auto-setup over Ethernet is accepted, as by MLX, and has nothing to do") {
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--auto-setup"});
+  CHECK(r.status == 0);
+  CHECK(r.err.find("distconfig: note: --auto-setup: nothing to set up over Ethernet (the hosts' existing "
+                   "addresses are used)\n") != std::string::npos);
+  CHECK(r.out.find("\"127.0.0.1\"") != std::string::npos);
+}

@@ -74,6 +74,11 @@ void check_against_reference(const std::string& scenario, const std::vector<std:
   }
 }
 
+std::string read_file_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 std::string golden_path(const std::string& name) { return "netsetup/golden/" + name; }
 
 // The lines of `text` that are not lines of any netsetup template.
@@ -175,4 +180,25 @@ TEST_CASE("golden scripts: macOS pair (setup, persist, teardown, verify) and Lin
     check_golden(name, text);
     if (name.find(".sh") != std::string::npos) CHECK(sh_syntax(text) == 0);
   }
+}
+
+TEST_CASE("teardown undoes known records, drops those already gone, keeps and names unknown ones") {
+  if (std::system("command -v ip >/dev/null 2>&1") != 0) {
+    WARN("no ip command here: not run");
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / ("netsetup-teardown-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path state = dir / "state", out = dir / "out", script = dir / "teardown.sh";
+  std::ofstream(state) << "addr dkno0 10.213.9.1/30\nbridgeout bridge0 en3\nroute dkno0 10.213.9.2\n";
+  std::ofstream(script) << teardown_script({"h1", Os::Linux, state.string()});
+  int rc = std::system(("sh " + script.string() + " >" + out.string() + " 2>&1").c_str());
+  CHECK(rc != 0);
+  CHECK(read_file_text(out) ==
+        "NS same no route to 10.213.9.2 via dkno0\n"
+        "NS failed undo bridgeout bridge0 en3: unknown record \"bridgeout\" (written by another version or OS?)\n"
+        "NS same address 10.213.9.1/30 not on dkno0\n"
+        "NS end 1\n");
+  CHECK(read_file_text(state) == "bridgeout bridge0 en3\n");
+  fs::remove_all(dir);
 }
