@@ -18,7 +18,7 @@ ns_bridge_down() {
 ns_addr() {
   has_if "$1" || { failed "address $2/$3 on $1"; return; }
   if ifconfig "$1" | grep -qF "inet $2 "; then same "address $2/$3 on $1"; return; fi
-  if run ifconfig "$1" inet "$2/$3" alias; then record "addr $1 $2/$3"; changed "address $2/$3 on $1"
+  if run ifconfig "$1" inet "$2" netmask "$4" alias; then record "addr $1 $2/$3"; changed "address $2/$3 on $1"
   else failed "address $2/$3 on $1"; fi
 }
 route_dev() { route -n get "$1" 2>/dev/null | sed -n 's/^ *interface: *//p' | sed -n 1p; }

@@ -48,7 +48,9 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
     const Endpoint& me = my_end(*l, h.host);
     out += "# cable " + me.str() + " <-> " + (l->cable.a == me ? l->cable.b : l->cable.a).str() + "\n";
     if (h.os == Os::Linux) out += "ns_link_up " + shell_quote(me.iface) + "\n";
-    out += "ns_addr " + shell_join({me.iface, l->address_of(me), prefix_str(*l)}) + "\n";
+    std::vector<std::string> args{me.iface, l->address_of(me), prefix_str(*l)};
+    if (h.os == Os::macOS) args.push_back(format_ipv4(l->net.mask()));
+    out += "ns_addr " + shell_join(args) + "\n";
     out += "ns_route " + shell_join({me.iface, l->peer_address_of(me)}) + "\n";
   }
   return out;
@@ -156,6 +158,8 @@ std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOpt
     const Endpoint& me = my_end(*l, h.host);
     TemplateFields f{{"iface", me.iface},
                      {"cidr", l->address_of(me) + "/" + prefix_str(*l)},
+                     {"ip", l->address_of(me)},
+                     {"netmask", format_ipv4(l->net.mask())},
                      {"peer", l->peer_address_of(me)}};
     if (h.os == Os::Linux) out += command_line(h.os, "link_up", f);
     out += command_line(h.os, "addr", f);

@@ -34,13 +34,13 @@ std::string slurp(const fs::path& p) {
 }
 
 // The reference's setup line in our words: "sudo ifconfig IF inet IP
-// netmask 255.255.255.252" is "sudo ifconfig IF inet IP/30 alias" (add the
-// address without removing others); "sudo route change PEER -interface IF"
-// is "sudo route -n add -host PEER -interface IF" (a host route).
+// netmask 255.255.255.252" gets "alias" (add the address without removing
+// others); "sudo route change PEER -interface IF" is "sudo route -n add
+// -host PEER -interface IF" (a host route).
 std::string ours(const std::string& reference_line) {
   auto w = words(reference_line);
   if (w.size() == 7 && w[1] == "ifconfig" && w[3] == "inet" && w[6] == "255.255.255.252")
-    return "sudo ifconfig " + w[2] + " inet " + w[4] + "/30 alias";
+    return reference_line + " alias";
   if (w.size() == 6 && w[1] == "route" && w[2] == "change")
     return "sudo route -n add -host " + w[3] + " -interface " + w[5];
   return reference_line;  // titles, "sudo ifconfig bridge0 down", blank lines

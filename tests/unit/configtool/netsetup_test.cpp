@@ -28,12 +28,12 @@ TEST_CASE("without --auto-setup the commands are printed per host and --emit-scr
                      (d / "s").string(), "--output", (d / "hf.json").string()});
   CHECK(r.status == 0);
   CHECK(r.err.find("Setup for studio-b\n==================\nsudo ifconfig bridge0 deletem en3\n") != std::string::npos);
-  CHECK(r.err.find("sudo ifconfig en3 inet 10.213.0.2/30 alias\n") != std::string::npos);
+  CHECK(r.err.find("sudo ifconfig en3 inet 10.213.0.2 netmask 255.255.255.252 alias\n") != std::string::npos);
   for (const char* f : {"studio-a.setup.sh", "studio-a.teardown.sh", "studio-a.verify.sh", "studio-b.setup.sh"})
     CHECK(fs::file_size(d / "s" / f) > 100);
   std::ifstream in(d / "s" / "studio-b.setup.sh");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(text.find("ns_addr en3 10.213.0.2 30\n") != std::string::npos);
+  CHECK(text.find("ns_addr en3 10.213.0.2 30 255.255.255.252\n") != std::string::npos);
   CHECK(text.find("STATE=/var/db/distkit/netsetup.state\n") != std::string::npos);
   fs::remove_all(d);
 }

@@ -42,10 +42,8 @@ test::RefHost meaning_of(const std::string& commands) {
     CHECK(w[0] == "sudo");
     if (w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down") {
       h.bridge_down = true;
-    } else if (w[1] == "ifconfig" && w.size() == 6 && w[3] == "inet" && w[5] == "alias") {
-      auto c = parse_cidr(w[4]);
-      REQUIRE(c);
-      h.steps.push_back({w[2], format_ipv4(c->address), format_ipv4(c->mask()), ""});
+    } else if (w[1] == "ifconfig" && w.size() == 8 && w[3] == "inet" && w[5] == "netmask" && w[7] == "alias") {
+      h.steps.push_back({w[2], w[4], w[6], ""});
     } else if (w[1] == "route" && w.size() == 8 && w[3] == "add" && w[4] == "-host" && w[6] == "-interface") {
       REQUIRE(!h.steps.empty());
       CHECK(h.steps.back().iface == w[7]);
@@ -127,9 +125,9 @@ TEST_CASE("by default macOS takes each linked port out of bridge0 instead of bri
   CHECK(setup_commands({"studio-a", Os::macOS, "/s"}, plan, {}) ==
         "sudo ifconfig bridge0 deletem en3\n"
         "sudo ifconfig bridge0 deletem en4\n"
-        "sudo ifconfig en3 inet 10.213.0.1/30 alias\n"
+        "sudo ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\n"
         "sudo route -n add -host 10.213.0.2 -interface en3\n"
-        "sudo ifconfig en4 inet 10.213.0.5/30 alias\n"
+        "sudo ifconfig en4 inet 10.213.0.5 netmask 255.255.255.252 alias\n"
         "sudo route -n add -host 10.213.0.6 -interface en4\n");
 }
 

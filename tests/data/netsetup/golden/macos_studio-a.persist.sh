@@ -4,10 +4,10 @@ state_ok || { failed "use $STATE"; ns_end; }
 ns_bridge_out bridge0 en3
 ns_bridge_out bridge0 en4
 # cable studio-a:en3 <-> studio-b:en3
-ns_addr en3 10.213.0.1 30
+ns_addr en3 10.213.0.1 30 255.255.255.252
 ns_route en3 10.213.0.2
 # cable studio-a:en4 <-> studio-b:en4
-ns_addr en4 10.213.0.5 30
+ns_addr en4 10.213.0.5 30 255.255.255.252
 ns_route en4 10.213.0.6
 # --persist: install this script and a boot job that runs it (a launchd daemon).
   mkdir -p "$(dirname /var/db/distkit/netsetup.sh)" "$(dirname /Library/LaunchDaemons/com.distkit.netsetup.plist)" 2>"$NS_ERR" || { failed "persist"; return; }
@@ -18,10 +18,10 @@ state_ok || { failed "use $STATE"; ns_end; }
 ns_bridge_out bridge0 en3
 ns_bridge_out bridge0 en4
 # cable studio-a:en3 <-> studio-b:en3
-ns_addr en3 10.213.0.1 30
+ns_addr en3 10.213.0.1 30 255.255.255.252
 ns_route en3 10.213.0.2
 # cable studio-a:en4 <-> studio-b:en4
-ns_addr en4 10.213.0.5 30
+ns_addr en4 10.213.0.5 30 255.255.255.252
 ns_route en4 10.213.0.6
 ns_end
   j=/Library/LaunchDaemons/com.distkit.netsetup.plist.new

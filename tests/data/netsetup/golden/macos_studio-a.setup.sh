@@ -4,9 +4,9 @@ state_ok || { failed "use $STATE"; ns_end; }
 ns_bridge_out bridge0 en3
 ns_bridge_out bridge0 en4
 # cable studio-a:en3 <-> studio-b:en3
-ns_addr en3 10.213.0.1 30
+ns_addr en3 10.213.0.1 30 255.255.255.252
 ns_route en3 10.213.0.2
 # cable studio-a:en4 <-> studio-b:en4
-ns_addr en4 10.213.0.5 30
+ns_addr en4 10.213.0.5 30 255.255.255.252
 ns_route en4 10.213.0.6
 ns_end
