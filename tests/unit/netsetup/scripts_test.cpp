@@ -200,3 +200,69 @@ TEST_CASE("teardown undoes known records, drops those already gone, keeps and na
   CHECK(read_file_text(state) == "bridgeout bridge0 en3\n");
   fs::remove_all(dir);
 }
+
+namespace {
+
+struct FakeMac {
+  fs::path dir = fs::temp_directory_path() / ("netsetup-fakemac-" + std::to_string(::getpid()));
+  FakeMac() {
+    fs::remove_all(dir);
+    fs::create_directories(dir / "fake");
+    std::ofstream(dir / "fake" / "members") << "en2\nen3\nen4\n";
+  }
+  ~FakeMac() { fs::remove_all(dir); }
+  // Runs `script` against the stand-in Mac; returns its "NS" output.
+  std::string run(const std::string& script) {
+    std::ofstream(dir / "run.sh") << "FAKE=" << (dir / "fake").string() << "\nDATA="
+                                  << (test::data_dir() / "netsetup").string() << "\n"
+                                  << read_data("netsetup/macos_fake.sh") << script;
+    std::system(("sh " + (dir / "run.sh").string() + " >" + (dir / "out").string() + " 2>&1").c_str());
+    return read_file_text(dir / "out");
+  }
+  std::string file(const std::string& name) { return read_file_text(dir / "fake" / name); }
+};
+
+}  // namespace
+
+TEST_CASE("the macOS scripts on a stand-in Mac: ports out of bridge0, addresses, routes; again: no change; teardown restores") {
+  auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
+  FakeMac mac;
+  HostTarget h{"studio-a", Os::macOS, (mac.dir / "state").string()};
+  CHECK(mac.run(setup_script(h, plan, {})) ==
+        "NS changed took en3 out of bridge0\nNS changed took en4 out of bridge0\n"
+        "NS changed address 10.213.0.1/30 on en3\nNS changed route to 10.213.0.2 via en3\n"
+        "NS changed address 10.213.0.5/30 on en4\nNS changed route to 10.213.0.6 via en4\nNS end 0\n");
+  CHECK(mac.file("members") == "en2\n");
+  CHECK(mac.file("log") ==
+        "ifconfig bridge0 deletem en3\nifconfig bridge0 deletem en4\n"
+        "ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.2 -interface en3\n"
+        "ifconfig en4 inet 10.213.0.5 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.6 -interface en4\n");
+  CHECK(mac.run(setup_script(h, plan, {})) ==
+        "NS same en3 not in bridge0\nNS same en4 not in bridge0\n"
+        "NS same address 10.213.0.1/30 on en3\nNS same route to 10.213.0.2 via en3\n"
+        "NS same address 10.213.0.5/30 on en4\nNS same route to 10.213.0.6 via en4\nNS end 0\n");
+  CHECK(mac.run(teardown_script(h)) ==
+        "NS changed removed route to 10.213.0.6 via en4\nNS changed removed address 10.213.0.5/30 from en4\n"
+        "NS changed removed route to 10.213.0.2 via en3\nNS changed removed address 10.213.0.1/30 from en3\n"
+        "NS changed put en4 back in bridge0\nNS changed put en3 back in bridge0\nNS end 0\n");
+  CHECK(mac.file("members") == "en2\nen4\nen3\n");
+  CHECK(mac.file("addr_en3").empty());
+  CHECK(mac.file("routes").empty());
+  CHECK_FALSE(fs::exists(mac.dir / "state"));
+}
+
+TEST_CASE("the macOS script with --bridge-down brings bridge0 down once and teardown brings it up") {
+  auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
+  FakeMac mac;
+  HostTarget h{"studio-a", Os::macOS, (mac.dir / "state").string()};
+  SetupOptions down;
+  down.bridge = BridgeMode::down;
+  CHECK(mac.run(setup_script(h, plan, down)).rfind("NS changed bridge0 down\nNS changed address", 0) == 0);
+  CHECK(fs::exists(mac.dir / "fake" / "bridge_down"));
+  CHECK(mac.run(setup_script(h, plan, down)).rfind("NS same bridge0 down\n", 0) == 0);
+  std::string t = mac.run(teardown_script(h));
+  const std::string tail = "NS changed bridge0 up\nNS end 0\n";
+  REQUIRE(t.size() > tail.size());
+  CHECK(t.substr(t.size() - tail.size()) == tail);
+  CHECK_FALSE(fs::exists(mac.dir / "fake" / "bridge_down"));
+}
