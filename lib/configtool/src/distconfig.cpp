@@ -81,7 +81,7 @@ int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& 
 int thunderbolt(const Options& o, Services& s, Gathered& g) {
   const auto& infos = g.infos;
   if (o.teardown) return network_teardown(o, s, g);
-  auto t = o.links ? links_topology(o, infos) : topology::build_topology(infos);
+  auto t = o.links ? links_topology(o, s, infos) : topology::build_topology(infos);
   if (!o.links) warn_topology(s, t, infos);
   if (o.dot) {
     s.out << topology::render_dot(t);

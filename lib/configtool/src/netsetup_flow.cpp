@@ -2,6 +2,8 @@
 // every outcome is reported per host, then one error line sums them up.
 #include "netsetup_flow.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "diagnostics.hpp"
@@ -255,15 +257,24 @@ void check_netsetup_flags(const Options& o) {
   if (o.json && o.auto_setup.value_or(false) && !o.output_hostfile)
     throw UsageError("--json", "the report and the hostfile would both go to stdout",
                      "add --output-hostfile FILE");
+  if (o.links) netsetup::parse_links(read_file(*o.links), o.links->string());  // fail before probing
 }
 
-topology::Topology links_topology(const Options& o, const std::vector<probe::HostInfo>& infos) {
+topology::Topology links_topology(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
   std::string src = o.links->string();
   auto cables = netsetup::parse_links(read_file(*o.links), src);
+  netsetup::check_link_hosts(cables, resolve_hosts(o), src);
   std::vector<std::string> names;
   for (const auto& i : infos) names.push_back(i.host);
-  netsetup::check_link_hosts(cables, names, src);
-  return netsetup::topology_from_cables(names, cables);
+  // Hosts left out by --ignore-unreachable take their cables with them.
+  std::vector<netsetup::Cable> kept;
+  for (const auto& c : cables) {
+    bool both = std::find(names.begin(), names.end(), c.a.host) != names.end() &&
+                std::find(names.begin(), names.end(), c.b.host) != names.end();
+    if (both) kept.push_back(c);
+    else warn(s, "leaving out the cable " + c.a.str() + " " + c.b.str() + " (a host is unreachable)");
+  }
+  return netsetup::topology_from_cables(names, kept);
 }
 
 netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const topology::Topology& t) {

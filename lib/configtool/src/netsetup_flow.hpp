@@ -19,8 +19,10 @@ bool wants_live_netsetup(const Options& o);
 // Usage checks of the network-setup flags (before any probing).
 void check_netsetup_flags(const Options& o);
 
-// The topology from --links (hosts declared by hand). Throws UsageError.
-topology::Topology links_topology(const Options& o, const std::vector<probe::HostInfo>& infos);
+// The topology from --links (hosts declared by hand) over the probed
+// hosts; cables of hosts left out by --ignore-unreachable are dropped with
+// a warning. Throws UsageError for a bad file or a host not in the list.
+topology::Topology links_topology(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos);
 
 // The plan for `t`'s cables. With live hosts and a setup/verify action,
 // each host's current addresses, routes and setup records are read first
