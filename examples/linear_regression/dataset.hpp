@@ -30,7 +30,9 @@ struct Dataset {
 };
 
 // The true model: weights and bias drawn from the seed (row "-1").
-inline double true_weight(uint64_t seed, int j) { return 2.0 * uniform(seed, ~0ULL, uint64_t(j)); }
+inline double true_weight(uint64_t seed, int j) {
+  return 2.0 * uniform(seed, ~0ULL, uint64_t(j));
+}
 
 // Rows [begin, end), each label with noise of amplitude 0.1;
 // `extra` (nondeterministic mode only) is added to every label.
@@ -44,7 +46,8 @@ inline Dataset generate(uint64_t seed, int features, long begin, long end, doubl
       d.x.push_back(v);
       y += true_weight(seed, j) * v;
     }
-    y += 0.1 * uniform(seed, uint64_t(i), uint64_t(features)) + extra * uniform(~seed, uint64_t(i), 0);
+    y += 0.1 * uniform(seed, uint64_t(i), uint64_t(features)) +
+         extra * uniform(~seed, uint64_t(i), 0);
     d.y.push_back(y);
   }
   return d;

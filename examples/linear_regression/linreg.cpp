@@ -52,15 +52,24 @@ Args parse(int argc, char** argv) {
     }
     if (i + 1 >= argc) usage(k + " needs a value");
     std::string v = argv[++i];
-    if (k == "--seed") a.seed = std::strtoull(v.c_str(), nullptr, 10);
-    else if (k == "--samples") a.samples = std::atol(v.c_str());
-    else if (k == "--features") a.features = std::atoi(v.c_str());
-    else if (k == "--steps") a.steps = std::atol(v.c_str());
-    else if (k == "--lr") a.lr = std::atof(v.c_str());
-    else if (k == "--checkpoint-at") a.checkpoint_at = std::atol(v.c_str());
-    else if (k == "--resume-from") a.resume_from = v;
-    else if (k == "--out") a.out = v;
-    else usage("unknown option " + k);
+    if (k == "--seed")
+      a.seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--samples")
+      a.samples = std::atol(v.c_str());
+    else if (k == "--features")
+      a.features = std::atoi(v.c_str());
+    else if (k == "--steps")
+      a.steps = std::atol(v.c_str());
+    else if (k == "--lr")
+      a.lr = std::atof(v.c_str());
+    else if (k == "--checkpoint-at")
+      a.checkpoint_at = std::atol(v.c_str());
+    else if (k == "--resume-from")
+      a.resume_from = v;
+    else if (k == "--out")
+      a.out = v;
+    else
+      usage("unknown option " + k);
   }
   if (a.out.empty()) usage("--out is required");
   if (a.samples < 1 || a.features < 1 || a.features > 64 || a.steps < 0 || !(a.lr > 0))
@@ -97,7 +106,8 @@ std::string dataset_csv(const Args& a) {
   char buf[40];
   for (size_t i = 0; i < all.y.size(); ++i) {
     for (int j = 0; j < a.features; ++j) {
-      std::snprintf(buf, sizeof buf, "%.17g,", all.x[i * static_cast<size_t>(a.features) + static_cast<size_t>(j)]);
+      std::snprintf(buf, sizeof buf, "%.17g,",
+                    all.x[i * static_cast<size_t>(a.features) + static_cast<size_t>(j)]);
       csv += buf;
     }
     std::snprintf(buf, sizeof buf, "%.17g\n", all.y[i]);

@@ -13,8 +13,7 @@ namespace {
 using json = nlohmann::json;
 
 // "<word> <hash|-> <path>": the path may hold spaces.
-bool hash_line(std::string_view line, std::string_view word, std::string& path,
-               std::string& hash) {
+bool hash_line(std::string_view line, std::string_view word, std::string& path, std::string& hash) {
   if (line.substr(0, word.size() + 1) != std::string(word) + " ") return false;
   std::string_view rest = line.substr(word.size() + 1);
   auto sp = rest.find(' ');

@@ -69,7 +69,8 @@ Agreement exact(const std::string& name, const std::vector<Sample>& samples) {
   return a;
 }
 
-Agreement numeric(const std::string& name, const Tolerance& tol, const std::vector<Sample>& samples) {
+Agreement numeric(const std::string& name, const Tolerance& tol,
+                  const std::vector<Sample>& samples) {
   Agreement a;
   a.metric = name;
   a.numeric = true;
@@ -89,13 +90,13 @@ Agreement numeric(const std::string& name, const Tolerance& tol, const std::vect
   std::string runs = std::to_string(samples.size()) + " runs";
   if (a.ok) {
     a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
-               " within the tolerance " + format_short(a.allowed) + " (" +
-               describe_tolerance(tol) + ")";
+               " within the tolerance " + format_short(a.allowed) + " (" + describe_tolerance(tol) +
+               ")";
   } else {
     a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
                " exceeds the tolerance " + format_short(a.allowed) + " (" +
-               describe_tolerance(tol) + "); min " + lo->value->text + " in " + lo->run +
-               ", max " + hi->value->text + " in " + hi->run;
+               describe_tolerance(tol) + "); min " + lo->value->text + " in " + lo->run + ", max " +
+               hi->value->text + " in " + hi->run;
   }
   return a;
 }

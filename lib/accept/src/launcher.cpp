@@ -64,7 +64,8 @@ LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) 
   // distlaunch reports an interruption as 128 + the signal, after stopping
   // every rank, and notes the signal in its log.
   if (out.exit_code > 128)
-    out.interrupted = text_or_empty(request.dir / "distlaunch.log").find("distlaunch: SIG") != std::string::npos;
+    out.interrupted =
+        text_or_empty(request.dir / "distlaunch.log").find("distlaunch: SIG") != std::string::npos;
   return out;
 }
 

@@ -11,7 +11,9 @@ namespace distkit::accept {
 
 namespace {
 
-bool is_main_run(const RunRecord& r) { return r.kind == "baseline" || r.kind == "cluster"; }
+bool is_main_run(const RunRecord& r) {
+  return r.kind == "baseline" || r.kind == "cluster";
+}
 
 std::string seconds(double s) {
   char buf[32];
@@ -26,12 +28,12 @@ Check run_check(const RunRecord& r) {
   for (const auto& k : r.ranks)
     if (!k.ok) bad.push_back("rank " + std::to_string(k.rank) + " on " + k.host + " " + k.status);
   if (r.exit_code != 0 || !bad.empty()) {
-    std::string why = bad.empty() ? "distlaunch exited " + std::to_string(r.exit_code)
-                                  : join(bad, ", ");
+    std::string why =
+        bad.empty() ? "distlaunch exited " + std::to_string(r.exit_code) : join(bad, ", ");
     return {false, r.name + ": " + why + where};
   }
-  return {true, r.name + ": " + std::to_string(r.world_size) + " rank(s) on " +
-                    join(r.hosts, ",") + " exited 0 in " + seconds(r.duration_s) + where};
+  return {true, r.name + ": " + std::to_string(r.world_size) + " rank(s) on " + join(r.hosts, ",") +
+                    " exited 0 in " + seconds(r.duration_s) + where};
 }
 
 Level judge_runs(const Evidence& e) {
@@ -42,7 +44,8 @@ Level judge_runs(const Evidence& e) {
   return l;
 }
 
-std::vector<Sample> samples_of(const std::vector<const RunRecord*>& runs, const std::string& metric) {
+std::vector<Sample> samples_of(const std::vector<const RunRecord*>& runs,
+                               const std::string& metric) {
   std::vector<Sample> out;
   for (const auto* r : runs) {
     auto it = r->metrics.find(metric);
@@ -117,8 +120,9 @@ void input_checks(const Task& t, const Evidence& e, Level& l) {
     l.checks.push_back({false, "input " + path + " differs between hosts: " + join(each, ", ")});
   }
   if (!t.seeds) {
-    l.checks.push_back({false, "seeds: not declared in the task; add \"seeds\" (an empty object "
-                               "when the task uses no randomness)"});
+    l.checks.push_back({false,
+                        "seeds: not declared in the task; add \"seeds\" (an empty object "
+                        "when the task uses no randomness)"});
   } else {
     std::vector<std::string> kv;
     for (const auto& [k, v] : *t.seeds) kv.push_back(k + "=" + v);
@@ -147,8 +151,9 @@ void resume_check(const Task& t, const Evidence& e, Level& l) {
     if (r.kind == "cluster") cluster.push_back(&r);
   }
   if (!resume) {
-    l.checks.push_back({false, "resume: the checkpoint/resume step did not run (the cluster runs "
-                               "failed first)"});
+    l.checks.push_back({false,
+                        "resume: the checkpoint/resume step did not run (the cluster runs "
+                        "failed first)"});
     return;
   }
   Check ran = run_check(*resume);
@@ -163,12 +168,13 @@ void resume_check(const Task& t, const Evidence& e, Level& l) {
     if (!c.ok) bad.push_back(c.text);
   }
   if (bad.empty())
-    l.checks.push_back({true, "resume: resumed from a checkpoint, exited 0 on every rank and "
-                              "agrees with the cluster on all " +
-                                  std::to_string(t.metrics.size()) + " metric(s)"});
+    l.checks.push_back({true,
+                        "resume: resumed from a checkpoint, exited 0 on every rank and "
+                        "agrees with the cluster on all " +
+                            std::to_string(t.metrics.size()) + " metric(s)"});
   else
-    l.checks.push_back({false, "resume: resumed result differs from the cluster's: " +
-                                   join(bad, "; ")});
+    l.checks.push_back(
+        {false, "resume: resumed result differs from the cluster's: " + join(bad, "; ")});
 }
 
 Level judge_deliverable(const Task& t, const Evidence& e) {

@@ -50,8 +50,8 @@ ordered_json run_json(const RunRecord& r) {
   j["files"] = ordered_json::object();
   for (const auto& [path, hash] : r.file_hashes)
     j["files"][path] = hash.empty() ? ordered_json(nullptr) : ordered_json(hash);
-  j["manifest"] = r.dir.empty() || !r.manifest ? ordered_json(nullptr)
-                                                : ordered_json(r.dir + "/manifest.json");
+  j["manifest"] =
+      r.dir.empty() || !r.manifest ? ordered_json(nullptr) : ordered_json(r.dir + "/manifest.json");
   return j;
 }
 
@@ -65,8 +65,9 @@ std::string summary_line(const Verdict& v) {
       failed = l.name;
       break;
     }
-  return "not " + failed + " (reached: " + (v.reached.empty() ? "none" : v.reached) +
-         "); exit " + std::to_string(v.exit_code);
+  if (v.reached.empty())
+    return failed + " failed (no level reached); exit " + std::to_string(v.exit_code);
+  return "not " + failed + " (reached: " + v.reached + "); exit " + std::to_string(v.exit_code);
 }
 
 std::string render_text(const ReportInputs& in, bool color) {
@@ -75,8 +76,8 @@ std::string render_text(const ReportInputs& in, bool color) {
   out += "  " + runs_line(in.evidence, "cluster") + "\n";
   out += "  records: " + in.work_dir + "\n";
   for (const auto& l : in.verdict.levels) {
-    std::string mark = l.passed ? colorize("PASS", Color::green, color)
-                                : colorize("FAIL", Color::red, color);
+    std::string mark =
+        l.passed ? colorize("PASS", Color::green, color) : colorize("FAIL", Color::red, color);
     std::string name = l.name;
     name.resize(14, ' ');
     out += "\n" + colorize(name, Color::bold, color) + mark + "\n";
@@ -94,7 +95,8 @@ std::string render_json(const ReportInputs& in) {
   j["task"] = {{"name", in.task.name}, {"path", in.task_path}};
   j["work_dir"] = in.work_dir;
   j["exit_code"] = in.verdict.exit_code;
-  j["reached"] = in.verdict.reached.empty() ? ordered_json(nullptr) : ordered_json(in.verdict.reached);
+  j["reached"] =
+      in.verdict.reached.empty() ? ordered_json(nullptr) : ordered_json(in.verdict.reached);
   j["levels"] = ordered_json::array();
   for (const auto& l : in.verdict.levels) {
     ordered_json lj{{"name", l.name}, {"passed", l.passed}, {"checks", ordered_json::array()}};

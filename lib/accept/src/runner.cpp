@@ -56,7 +56,8 @@ Context load(const Task& task, const RunnerOptions& o) {
   auto it = std::find_if(c.cluster.hosts.begin(), c.cluster.hosts.end(),
                          [&](const hostfile::Host& h) { return h.ssh == c.baseline_host; });
   if (it == c.cluster.hosts.end())
-    throw UsageError("--baseline-host", "no host \"" + c.baseline_host + "\" in " + o.hostfile.string(),
+    throw UsageError("--baseline-host",
+                     "no host \"" + c.baseline_host + "\" in " + o.hostfile.string(),
                      did_you_mean(c.baseline_host, c.hosts, "give one of the hostfile's hosts"));
   return c;
 }
@@ -87,8 +88,8 @@ void probe(const Context& c, Evidence& e) {
   LaunchRequest r;
   r.hostfile = c.o.hostfile;
   r.command = {"/bin/sh", "-c",
-               script("accept_probe.sh", {{"dirs", shell_join(run_dirs(c))},
-                                          {"inputs", shell_join(c.task.inputs)}})};
+               script("accept_probe.sh",
+                      {{"dirs", shell_join(run_dirs(c))}, {"inputs", shell_join(c.task.inputs)}})};
   r.cwd = c.task.cwd;
   r.dir = c.o.work_dir / "probe";
   r.preflight = false;
@@ -150,9 +151,9 @@ void collect(const Context& c, RunRecord& rec, const std::string& host) {
       c.task.metrics_file ? expand_words({*c.task.metrics_file}, rec.dir, "").front() : "";
   LaunchRequest r;
   r.hostfile = dir / "hostfile.json";
-  r.command = {"/bin/sh", "-c",
-               script("accept_collect.sh",
-                      {{"files", shell_join(files)}, {"metrics_file", metrics_file}})};
+  r.command = {
+      "/bin/sh", "-c",
+      script("accept_collect.sh", {{"files", shell_join(files)}, {"metrics_file", metrics_file}})};
   r.cwd = c.task.cwd;
   r.dir = dir;
   r.preflight = false;
@@ -200,7 +201,10 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   rec.duration_s = out.duration_s;
   read_manifest(rec);
   if (rec.error.empty()) collect(c, rec, rec.hosts.front());
-  say(c, name + ": " + (rec.succeeded() ? "exit 0" : rec.error.empty() ? "exit " + std::to_string(rec.exit_code) : rec.error));
+  say(c, name + ": " +
+             (rec.succeeded()     ? "exit 0"
+              : rec.error.empty() ? "exit " + std::to_string(rec.exit_code)
+                                  : rec.error));
   return rec;
 }
 
@@ -211,7 +215,8 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
   std::error_code ec;
   fs::create_directories(options.work_dir, ec);
   if (ec)
-    throw Error(options.work_dir.string(), "cannot create the work directory (" + ec.message() + ")",
+    throw Error(options.work_dir.string(),
+                "cannot create the work directory (" + ec.message() + ")",
                 "choose a writable --work-dir");
   write_baseline_hostfile(c);
   Evidence e;
@@ -222,8 +227,7 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
     e.runs.push_back(run_once(c, "cluster-" + std::to_string(k), "cluster", ""));
   if (task.resume) {
     const RunRecord& first = e.runs[static_cast<size_t>(task.repetitions)];
-    if (first.succeeded())
-      e.runs.push_back(run_once(c, "resume", "resume", first.dir));
+    if (first.succeeded()) e.runs.push_back(run_once(c, "resume", "resume", first.dir));
   }
   return e;
 }

@@ -17,8 +17,8 @@ namespace {
 using json = nlohmann::json;
 
 const std::vector<std::string> kTopKeys = {
-    "name",  "command", "cwd",   "env",   "repetitions", "ranks_per_host", "metrics_file",
-    "metrics", "files", "seeds", "inputs", "resume",      "timeout_s"};
+    "name",    "command", "cwd",   "env",    "repetitions", "ranks_per_host", "metrics_file",
+    "metrics", "files",   "seeds", "inputs", "resume",      "timeout_s"};
 
 struct Reader {
   std::string subject;
@@ -78,7 +78,8 @@ struct Reader {
   Tolerance tolerance(const json& v, const std::string& path) const {
     Tolerance t;
     if (v.is_string()) {
-      if (v.get<std::string>() != "exact") fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
+      if (v.get<std::string>() != "exact")
+        fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
       t.exact = true;
       return t;
     }
@@ -110,27 +111,42 @@ struct Reader {
       if (k == "command")
         r.command = strings(val, "resume.command", true);
       else
-        fail("resume." + k, "unknown key", did_you_mean(k, {"command"}, "resume takes \"command\""));
+        fail("resume." + k, "unknown key",
+             did_you_mean(k, {"command"}, "resume takes \"command\""));
     }
     if (r.command.empty()) fail("resume", "needs \"command\"");
     return r;
   }
 
   void key(Task& t, const std::string& k, const json& v) const {
-    if (k == "name") t.name = string(v, k);
-    else if (k == "command") t.command = strings(v, k, true);
-    else if (k == "cwd") t.cwd = string(v, k);
-    else if (k == "env") t.env = string_map(v, k, false);
-    else if (k == "repetitions") t.repetitions = integer(v, k, 1, 100);
-    else if (k == "ranks_per_host") t.ranks_per_host = integer(v, k, 1, 1024);
-    else if (k == "metrics_file") t.metrics_file = string(v, k);
-    else if (k == "metrics") t.metrics = metrics(v);
-    else if (k == "files") t.files = strings(v, k, false);
-    else if (k == "seeds") t.seeds = string_map(v, k, true);
-    else if (k == "inputs") t.inputs = strings(v, k, false);
-    else if (k == "resume") t.resume = resume(v);
-    else if (k == "timeout_s") t.timeout_s = number(v, k, 0.001, "> 0");
-    else fail(k, "unknown key", did_you_mean(k, kTopKeys, "see TASK FILE in distaccept(1)"));
+    if (k == "name")
+      t.name = string(v, k);
+    else if (k == "command")
+      t.command = strings(v, k, true);
+    else if (k == "cwd")
+      t.cwd = string(v, k);
+    else if (k == "env")
+      t.env = string_map(v, k, false);
+    else if (k == "repetitions")
+      t.repetitions = integer(v, k, 1, 100);
+    else if (k == "ranks_per_host")
+      t.ranks_per_host = integer(v, k, 1, 1024);
+    else if (k == "metrics_file")
+      t.metrics_file = string(v, k);
+    else if (k == "metrics")
+      t.metrics = metrics(v);
+    else if (k == "files")
+      t.files = strings(v, k, false);
+    else if (k == "seeds")
+      t.seeds = string_map(v, k, true);
+    else if (k == "inputs")
+      t.inputs = strings(v, k, false);
+    else if (k == "resume")
+      t.resume = resume(v);
+    else if (k == "timeout_s")
+      t.timeout_s = number(v, k, 0.001, "> 0");
+    else
+      fail(k, "unknown key", did_you_mean(k, kTopKeys, "see TASK FILE in distaccept(1)"));
   }
 };
 
@@ -171,8 +187,8 @@ std::vector<std::string> expand_words(const std::vector<std::string>& words,
                                       const std::string& run_dir, const std::string& from_dir) {
   std::vector<std::string> out;
   for (std::string w : words) {
-    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{run_dir}", run_dir},
-                                     {"{from_dir}", from_dir}}) {
+    for (const auto& [key, value] :
+         {std::pair<std::string, std::string>{"{run_dir}", run_dir}, {"{from_dir}", from_dir}}) {
       for (size_t at = w.find(key); at != std::string::npos; at = w.find(key, at + value.size()))
         w.replace(at, key.size(), value);
     }

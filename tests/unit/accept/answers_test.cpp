@@ -1,7 +1,7 @@
 // Reading rank 0's metrics line, the metrics file, and the helper scripts'
 // answers.
-#include "catch.hpp"
 #include "distkit/accept/answers.hpp"
+#include "catch.hpp"
 
 using namespace distkit::accept;
 

@@ -1,7 +1,7 @@
 // Tolerance comparison: spread against max(abs, rel * max|v|), exact
 // metrics, missing values, and the texts naming metric, spread and runs.
-#include "catch.hpp"
 #include "distkit/accept/compare.hpp"
+#include "catch.hpp"
 
 using namespace distkit::accept;
 
@@ -12,7 +12,9 @@ std::vector<Sample> numbers(std::initializer_list<double> values) {
   for (double v : values) out.push_back({"run-" + std::to_string(++i), MetricValue::of(v)});
   return out;
 }
-Tolerance tol(double abs, double rel) { return {false, abs, rel}; }
+Tolerance tol(double abs, double rel) {
+  return {false, abs, rel};
+}
 }  // namespace
 
 TEST_CASE("numbers within the absolute tolerance agree", "[accept][compare]") {
@@ -62,7 +64,8 @@ TEST_CASE("a missing value or a string under a numeric tolerance fails naming th
           "[accept][compare]") {
   std::vector<Sample> s = numbers({1.0});
   s.push_back({"cluster-2", std::nullopt});
-  CHECK(compare_metric("loss", tol(1, 0), s).detail == "loss: missing from the metrics of cluster-2");
+  CHECK(compare_metric("loss", tol(1, 0), s).detail ==
+        "loss: missing from the metrics of cluster-2");
   std::vector<Sample> t = numbers({1.0});
   t.push_back({"cluster-1", MetricValue::of(std::string("nan"))});
   CHECK(compare_metric("loss", tol(1, 0), t).detail ==

@@ -1,7 +1,7 @@
 // The three levels judged from evidence: each failure names what failed,
 // and the exit code is the lowest level not reached.
-#include "catch.hpp"
 #include "distkit/accept/levels.hpp"
+#include "catch.hpp"
 #include "evidence_fixture.hpp"
 
 using namespace distkit::accept;
@@ -146,9 +146,9 @@ TEST_CASE("a declared resume step must run and agree with the cluster", "[accept
 
 TEST_CASE("the lowest failing level decides the exit code", "[accept][levels]") {
   Evidence e = fixture_evidence();
-  e.runs[0].exit_code = 1;                    // runs
-  e.versions[0].values["os"] = "Darwin";      // reproducible
-  e.runs[1].manifest = "{}";                  // deliverable
+  e.runs[0].exit_code = 1;                // runs
+  e.versions[0].values["os"] = "Darwin";  // reproducible
+  e.runs[1].manifest = "{}";              // deliverable
   Verdict v = judge(fixture_task(), e);
   CHECK(v.exit_code == kExitRuns);
   CHECK_FALSE(level(v, "reproducible").passed);

@@ -55,7 +55,11 @@ TEST_CASE("the summary names the first level not reached", "[accept][report]") {
   v.reached = "reproducible";
   v.exit_code = 5;
   CHECK(summary_line(v) == "not deliverable (reached: reproducible); exit 5");
-  v.levels[2].passed = true;
+  v.levels = {{"runs", false, {}}, {"reproducible", false, {}}, {"deliverable", true, {}}};
+  v.reached = "";
+  v.exit_code = 3;
+  CHECK(summary_line(v) == "runs failed (no level reached); exit 3");
+  v.levels = {{"runs", true, {}}, {"reproducible", true, {}}, {"deliverable", true, {}}};
   v.exit_code = 0;
   CHECK(summary_line(v) == "all three levels reached: runs, reproducible, deliverable");
 }

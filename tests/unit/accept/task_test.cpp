@@ -1,7 +1,7 @@
 // task.json parsing: the shipped example parses to what it says, every
 // problem is one exact line naming the JSON path, placeholders expand.
-#include "catch.hpp"
 #include "distkit/accept/task.hpp"
+#include "catch.hpp"
 #include "distkit/util/error.hpp"
 #include "test_data.hpp"
 
@@ -49,9 +49,11 @@ TEST_CASE("defaults: two repetitions, one rank per host, seeds undeclared", "[ac
 
 TEST_CASE("task problems are one line naming the file and the JSON path", "[accept][task]") {
   CHECK(error_of(R"({"command": ["x"], "metrics": {"loss": {"rel": -1}}})") ==
-        "task.json: metrics.loss.rel: must be a number \xe2\x89\xa5 0; see TASK FILE in distaccept(1)");
+        "task.json: metrics.loss.rel: must be a number \xe2\x89\xa5 0; see TASK FILE in "
+        "distaccept(1)");
   CHECK(error_of(R"({"command": ["x"], "metrics": {"loss": {"rel": "1e-3"}}})") ==
-        "task.json: metrics.loss.rel: must be a number \xe2\x89\xa5 0; see TASK FILE in distaccept(1)");
+        "task.json: metrics.loss.rel: must be a number \xe2\x89\xa5 0; see TASK FILE in "
+        "distaccept(1)");
   CHECK(error_of(R"({"command": ["x"], "metrics": {"loss": {"rell": 1}}})") ==
         "task.json: metrics.loss.rell: unknown key; did you mean \"rel\"?");
   CHECK(error_of(R"({"command": ["x"], "metrics": {"loss": "exactly"}})") ==

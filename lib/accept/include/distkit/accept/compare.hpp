@@ -26,8 +26,8 @@ struct MetricValue {
 };
 
 struct Sample {
-  std::string run;                    // "baseline-1", "cluster-2", "resume"
-  std::optional<MetricValue> value;   // nullopt: the run did not report it
+  std::string run;                   // "baseline-1", "cluster-2", "resume"
+  std::optional<MetricValue> value;  // nullopt: the run did not report it
 };
 
 struct Agreement {
@@ -37,7 +37,7 @@ struct Agreement {
   double spread = 0.0;   // numeric: max - min
   double allowed = 0.0;  // numeric: max(abs, rel * max|v|)
   std::string min_run, max_run;
-  std::string detail;    // one line: the evidence, passing or failing
+  std::string detail;  // one line: the evidence, passing or failing
 };
 
 Agreement compare_metric(const std::string& name, const Tolerance& tol,

@@ -27,8 +27,8 @@ struct RunRecord {
   std::string dir;   // local: rank-N.log, manifest.json, distlaunch.log
   std::vector<std::string> hosts;
   int world_size = 0;
-  int exit_code = -1;       // distlaunch's exit status
-  std::string error;        // distlaunch failed before/around the ranks
+  int exit_code = -1;  // distlaunch's exit status
+  std::string error;   // distlaunch failed before/around the ranks
   double duration_s = 0.0;
   std::vector<RankOutcome> ranks;
   std::map<std::string, MetricValue> metrics;

@@ -28,7 +28,7 @@ struct LaunchRequest {
   std::vector<std::string> env;  // KEY=VALUE
   std::filesystem::path dir;     // local: logs, manifest, distlaunch.log
   bool preflight = true;
-  double timeout_s = 0;          // 0 = none
+  double timeout_s = 0;  // 0 = none
 };
 
 struct LaunchOutcome {

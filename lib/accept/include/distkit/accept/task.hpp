@@ -42,9 +42,9 @@ struct Task {
   std::map<std::string, Tolerance> metrics;  // what is compared
   std::vector<std::string> files;            // hashed on rank 0's host, must match exactly
   std::optional<std::map<std::string, std::string>> seeds;  // recorded; absent = undeclared
-  std::vector<std::string> inputs;           // hashed on every host, recorded
+  std::vector<std::string> inputs;                          // hashed on every host, recorded
   std::optional<ResumeStep> resume;
-  double timeout_s = 600;                    // per run
+  double timeout_s = 600;  // per run
   bool operator==(const Task&) const = default;
 };
 
