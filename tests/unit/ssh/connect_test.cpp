@@ -76,6 +76,28 @@ TEST_CASE("an unresolvable host is collected as that host's error, the others co
   std::filesystem::remove(cfg);
 }
 
+TEST_CASE("a host under a Match exec block is connected by the system ssh, which evaluates it") {
+  // The libssh2 path would say "cannot resolve ..."; the system ssh path ends
+  // every failure with "check `ssh <host> true`", and ssh itself runs the
+  // Match exec (here `false`, so the block never applies).
+  auto cfg = write_config("matchexec",
+                          "Match originalhost ghost exec false\n  Port 1\n"
+                          "Host ghost\n  HostName distkit-no-such-host.invalid\n");
+  distkit::ssh::ConnectOptions o;
+  o.ssh_config = cfg;
+  auto c = distkit::ssh::connect_all({"ghost", "localhost"}, o);
+  CHECK_FALSE(c.executors[0]);
+  CHECK(c.executors[1]);
+  REQUIRE(c.errors.size() == 1);
+  CHECK(c.errors[0].kind == "unreachable");
+  CHECK(c.errors[0].message.rfind("ghost: ", 0) == 0);
+  CHECK(c.errors[0].message.find("distkit-no-such-host.invalid") != std::string::npos);
+  const std::string tail = "; check `ssh ghost true`";
+  CHECK(c.errors[0].message.size() > tail.size());
+  CHECK(c.errors[0].message.compare(c.errors[0].message.size() - tail.size(), tail.size(), tail) == 0);
+  std::filesystem::remove(cfg);
+}
+
 TEST_CASE("resolve_hostname gives ssh_config's HostName, or nothing") {
   auto cfg =
       write_config("resolve", "Host studio*\n  HostName %h.lan\nHost mini\n  HostName 10.1.2.3\n");
