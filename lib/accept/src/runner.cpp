@@ -69,6 +69,9 @@ void write_baseline_hostfile(Context& c) {
                          [&](const hostfile::Host& h) { return h.ssh == c.baseline_host; });
   base.hosts = {*it};
   base.hosts.front().rdma.clear();
+  // RDMA (jaccl, jaccl-ring) needs a peer host; one host's ranks use the ring.
+  if (base.backend == hostfile::Backend::jaccl || base.backend == hostfile::Backend::jaccl_ring)
+    base.backend = hostfile::Backend::ring;
   c.baseline_hostfile = c.o.work_dir / "baseline-hostfile.json";
   hostfile::save(c.baseline_hostfile, base);
 }
