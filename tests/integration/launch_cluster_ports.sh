@@ -1,6 +1,7 @@
 # Preflight finds the ports the ranks need taken on remote hosts too: with
 # rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
-# reports both at once (exit 2); with the ports free the same job runs.
+# reports both at once (exit 2); with the ports free the same job runs, with
+# per-host progress (event lines under --verbose, a live board on a TTY).
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 2
 base=$((40000 + $$ % 20000))
@@ -30,6 +31,18 @@ diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
 cluster_extra_cleanup
 t=0
 until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
-dl --hosts h1,h2 -n 2 -p "$base" -- sh -c 'echo started' > "$WORK/out"
+dl --hosts h1,h2 -n 2 -p "$base" --verbose -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err"
 expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports free"
+# Per-host progress: plain event lines under --verbose when not on a TTY.
+for h in h1 h2; do
+  for event in connecting checking "done: ready"; do expect_line "$WORK/err" "$h: $event"; done
+done
+# On a TTY (script(1)), a board redrawn in place while a host is slow.
+if command -v script >/dev/null 2>&1; then
+  "$CLUSTER" delay "$C" 2 1500
+  script -qc "'$DL' --ssh-config '$C/ssh_config' --hosts h1,h2 -- echo started" /dev/null > "$WORK/tty"
+  "$CLUSTER" delay "$C" 2 0
+  grep -q "checking 2 hosts (" "$WORK/tty" || { cat -v "$WORK/tty"; fail "no progress board on a TTY"; }
+  expect_eq "$(grep -c "started" "$WORK/tty")" 2 "rank output on the TTY"
+fi
 echo PASS

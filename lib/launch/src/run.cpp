@@ -16,6 +16,7 @@
 #include "distkit/launch/supervisor.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/progress.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
@@ -94,10 +95,11 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
 }
 
 // One executor per rank (ranks of a host share it). Prints every host that
-// failed and throws when any did.
+// failed (after the board is gone) and throws when any did.
 std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
                                                           const LaunchOptions& o,
-                                                          const Services& s) {
+                                                          const Services& s,
+                                                          ProgressBoard& board) {
   ssh::ConnectOptions co;
   co.ssh_config = o.ssh_config;
   co.accept_new_host_keys = o.accept_new_host_keys;
@@ -110,7 +112,14 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
   int most = 1;
   for (const auto& r : plan.ranks) most = std::max(most, r.local_size);
   co.max_channels_per_host = most + 1;
+  for (size_t i = 0; i < plan.hosts.size(); ++i) board.set(i, HostState::connecting);
   auto conns = s.connect(plan.hosts, co);
+  for (size_t i = 0; i < plan.hosts.size(); ++i) {
+    bool failed = false;
+    for (const auto& e : conns.errors) failed = failed || e.host == plan.hosts[i];
+    board.set(i, failed ? HostState::failed : HostState::working, failed ? "unreachable" : "");
+  }
+  if (!conns.errors.empty()) board.finish();
   for (const auto& e : conns.errors) std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
   if (!conns.errors.empty())
     throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
@@ -135,11 +144,27 @@ std::vector<std::shared_ptr<ssh::Executor>> per_host(
   return out;
 }
 
+// Each host's board line: failed when a problem names it, else done.
+void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& board) {
+  for (size_t i = 0; i < plan.hosts.size(); ++i) {
+    const std::string prefix = plan.hosts[i] + ": ";
+    bool failed = false;
+    for (const auto* list : {&report.failures, &report.problems})
+      for (const auto& line : *list) failed = failed || line.rfind(prefix, 0) == 0;
+    board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
+  }
+  board.finish();
+}
+
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-                          const LaunchOptions& o, const Services& s) {
+                          const LaunchOptions& o, const Services& s, ProgressBoard& board) {
   bool want_facts = o.record_dir || o.log_dir;
-  if (!o.preflight && !want_facts) return {};
+  if (!o.preflight && !want_facts) {
+    mark_hosts(plan, {}, board);
+    return {};
+  }
   auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight);
+  mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
@@ -177,8 +202,11 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   }
   if (plan.backend == hostfile::Backend::mpi)
     return run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
-  auto executors = connect_hosts(plan, o, s);
-  PreflightReport facts = preflight(plan, executors, o, s);
+  // Per-host progress until the ranks start (a live board on a TTY, event
+  // lines under --verbose, nothing otherwise); erased before any output.
+  ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
+  auto executors = connect_hosts(plan, o, s, board);
+  PreflightReport facts = preflight(plan, executors, o, s, board);
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;
