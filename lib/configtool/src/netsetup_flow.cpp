@@ -192,6 +192,8 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
       vr.links.push_back({{"host", v.host}, {"ok", false}, {"error", v.error}});
       continue;
     }
+    for (const auto& n : v.not_listening)
+      note(s, "verify: " + v.host + " could not listen on " + n + " (peers' checks reach whatever listens there, or fail)");
     for (const auto& l : v.links) {
       ++total;
       std::string hop = v.host + ":" + l.iface + " -> " + peer_name(plan, v.host, l.iface) + " (" + l.peer + ") port " +
