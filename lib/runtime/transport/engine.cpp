@@ -176,7 +176,10 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
       }
       pending |= s.next < s.count;
     }
-    if (!pending) return;
+    if (!pending) {
+      mesh.beat();
+      return;
+    }
     if (moved) continue;
     int k = 0;
     int owner[kMaxStreams];

@@ -1,7 +1,12 @@
 // Connection table and failure state of a job (see mesh.hpp).
 #include "transport/mesh.hpp"
 
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "transport/frame.hpp"
 #include "transport/socket.hpp"
@@ -13,11 +18,13 @@ Mesh::Mesh(const Config& cfg)
       stripes_(static_cast<size_t>(cfg.size())),
       timeout_(cfg.timeout),
       chunk_bytes_(cfg.chunk_bytes),
-      small_bytes_(cfg.small_bytes) {
+      small_bytes_(cfg.small_bytes),
+      heartbeat_file_(cfg.heartbeat_file) {
   for (const auto& eps : cfg.endpoints) {
     std::string h = eps.empty() ? "?" : eps[0].host;
     hosts_.push_back(h);
   }
+  beat();
 }
 
 Mesh::~Mesh() {
@@ -56,6 +63,19 @@ void Mesh::fail(ErrorCode code, const std::string& message, int peer) {
       }
   }
   throw Error(code, message, peer);
+}
+
+void Mesh::beat() {
+  if (heartbeat_file_.empty()) return;
+  const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+  long long last = last_beat_ns_.load(std::memory_order_relaxed);
+  if (last != 0 && now - last < 1000000000LL) return;
+  if (!last_beat_ns_.compare_exchange_strong(last, now, std::memory_order_relaxed)) return;
+  if (::utimes(heartbeat_file_.c_str(), nullptr) == 0 || errno != ENOENT) return;
+  int fd = ::open(heartbeat_file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
 }
 
 unsigned char* Mesh::staging(size_t slot, size_t bytes) {

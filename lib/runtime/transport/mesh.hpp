@@ -5,6 +5,7 @@
 // and is repeated by every later call.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -52,6 +53,10 @@ class Mesh {
   // Scratch memory reused across calls (grown, never shrunk).
   unsigned char* staging(size_t slot, size_t bytes);
 
+  // A call completed: touch the heartbeat file if a second has passed
+  // since the last touch (best effort: a vanished directory is ignored).
+  void beat();
+
  private:
   int rank_;
   std::vector<std::vector<Conn>> stripes_;
@@ -61,6 +66,10 @@ class Mesh {
   std::string failure_;
   int failed_peer_ = -1;
   std::vector<std::vector<unsigned char>> staging_;
+  std::string heartbeat_file_;
+  // Nanoseconds (steady clock) of the last touch; atomic because
+  // sub-groups share this mesh.
+  std::atomic<long long> last_beat_ns_{0};
 };
 
 }  // namespace distkit::rt

@@ -39,6 +39,10 @@ struct Config {
   // doubling, larger ones the bidirectional ring (crossover measured with
   // bench/runtime_switch_point.sh: ~64 KiB at 2 ranks, ~128 KiB at 4).
   size_t small_bytes = 64 * 1024;
+  // When set, touched (created if missing) at start-up and whenever a
+  // call completes, at most once a second: distlaunch reports a rank whose
+  // file goes stale as stalled (DISTKIT_HEARTBEAT_FILE, --stall-timeout).
+  std::string heartbeat_file;
 
   int size() const { return static_cast<int>(endpoints.size()); }
 };
@@ -53,7 +57,7 @@ std::string decode_secret_hex(std::string_view text, const std::string& origin);
 
 // Builds a Config from MLX_RANK, MLX_HOSTFILE, DISTKIT_SECRET_FILE,
 // DISTKIT_INSECURE, DISTKIT_TIMEOUT_MS, DISTKIT_CONNECT_TIMEOUT_MS,
-// DISTKIT_CHUNK_BYTES, DISTKIT_SMALL_BYTES. Throws Error(config) with a
+// DISTKIT_CHUNK_BYTES, DISTKIT_SMALL_BYTES, DISTKIT_HEARTBEAT_FILE. Throws Error(config) with a
 // remedy when something is missing or malformed.
 Config config_from_environment();
 
