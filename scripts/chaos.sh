@@ -108,9 +108,10 @@ awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
 echo "chaos: seed $SEED, $ROUNDS round(s), $NHOSTS hosts, $NRANKS ranks (rerun: scripts/chaos.sh --seed $SEED --rounds $ROUNDS --hosts $NHOSTS --faults $(echo "$FAULTS" | tr ' ' ','))"
 
 on_host() { k=$1; shift; "$CLUSTER" exec "$C" "$k" -- "$@"; }
-procs() {  # processes of round TAG on all hosts
+procs() {  # processes of round TAG on all hosts [but host SKIP]
   t=0 k=1
   while [ $k -le "$NHOSTS" ]; do
+    [ "$k" = "${2:-0}" ] && { k=$((k + 1)); continue; }
     n=$(on_host $k pgrep -c -f "$1" 2>/dev/null || true)
     t=$((t + ${n:-0})); k=$((k + 1))
   done
@@ -253,13 +254,20 @@ while read -r kind host rank delay; do
   # itself ends the job (kill9-*), else from distlaunch's exit; the cut
   # host on its own (it cannot be told), from the fault.
   bound=$BOUND_MS
-  from=$fault_at
+  from=$fault_at skip=0
   case $kind in kill9-rank|kill9-distlaunch) ;; *) from=$ended_at ;; esac
-  while [ "$(procs "$tag")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
+  [ "$kind" = cut ] && skip=$host
+  while [ "$(procs "$tag" $skip)" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
     watch_cut
     sleep 0.1
   done
   gone_ms=$(( $(now_ms) - from ))
+  if [ "$kind" = cut ]; then  # the cut host, up to its own bound
+    while [ -z "$cut_gone_ms" ] && [ $(( $(now_ms) - fault_at )) -lt $((BOUND_CUT_MS + 5000)) ]; do
+      watch_cut
+      sleep 0.1
+    done
+  fi
   left=$(procs "$tag")
   [ "$left" = 0 ] || problem="${problem:+$problem; }$left process(es) left"
   [ "$left" != 0 ] || [ "$gone_ms" -le "$bound" ] ||
