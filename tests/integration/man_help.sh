@@ -28,7 +28,7 @@ page_options() {
 }
 
 status=0
-for tool in distconfig distlaunch distbench; do
+for tool in distconfig distlaunch distbench distaccept; do
   bin="$BUILD/apps/$tool"
   page="$SRC/man/$tool.1.md"
   [ -x "$bin" ] || { echo "SKIP: $bin not built"; exit 77; }
