@@ -9,6 +9,12 @@ assert_contains "$WORK/err" "distconfig: could not probe 1 of 3 host(s):"
 assert_contains "$WORK/err" "  h2: "
 assert_contains "$WORK/err" "distconfig: error: hosts: 1 host(s) unreachable; fix them or pass --ignore-unreachable"
 [ ! -e "$WORK/hf.json" ] || fail "a hostfile was written"
+# Per-host progress: nothing on a non-TTY stderr, one line per step under --verbose.
+assert_lacks "$WORK/err" "h1: done"
+run_distconfig --hosts h1,h2,h3 --over ethernet --verbose --output-hostfile "$WORK/hf.json"
+for line in "h1: connecting" "h1: probing" "h1: done" "h3: done" "h2: failed: unreachable"; do
+  assert_contains "$WORK/err" "$line"
+done
 run_distconfig --hosts h1,h2,h3 --over ethernet --ignore-unreachable --output-hostfile "$WORK/hf.json"
 [ "$RC" = 0 ] || { cat "$WORK/err" >&2; fail "--ignore-unreachable: exit $RC"; }
 a1=$(bash "$TC" addr "$CL" 1)

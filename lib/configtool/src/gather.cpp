@@ -9,6 +9,7 @@
 #include "distkit/probe/probe_files.hpp"
 #include "distkit/probe/runner.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/progress.hpp"
 
 namespace distkit::configtool {
 
@@ -49,9 +50,24 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
                                                       std::vector<Failure>& failed,
                                                       ssh::Connections& conns) {
   auto t0 = std::chrono::steady_clock::now();
+  // Per-host progress on stderr: live on a TTY, lines under --verbose.
+  ProgressBoard board(hosts, "probing", stderr, choose_progress_mode(stderr, o.verbose));
+  for (size_t i = 0; i < hosts.size(); ++i) board.set(i, HostState::connecting);
   conns = s.connect(hosts, connect_options(o));
   for (const auto& e : conns.errors) failed.push_back({e.host, e.message});
-  auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout);
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (i < conns.executors.size() && conns.executors[i]) board.set(i, HostState::working);
+    else board.set(i, HostState::failed, "not connected");
+  }
+  for (const auto& e : conns.errors)
+    for (size_t i = 0; i < hosts.size(); ++i)
+      if (hosts[i] == e.host) board.set(i, HostState::failed, e.kind);
+  auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout,
+                                   [&board](size_t i, const probe::ProbeResult& r) {
+                                     if (r.capture) board.set(i, HostState::done);
+                                     else board.set(i, HostState::failed, r.error);
+                                   });
+  board.finish();
   std::vector<std::optional<probe::Capture>> out;
   for (auto& r : results) {
     bool connected = r.error != "not connected";

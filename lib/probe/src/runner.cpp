@@ -86,7 +86,7 @@ std::string probe_command(const std::string& boundary, const std::string& launch
 
 std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                                     const std::vector<std::string>& hosts,
-                                    std::chrono::milliseconds timeout) {
+                                    std::chrono::milliseconds timeout, const ProbeDone& on_done) {
   std::vector<ProbeResult> results(executors.size());
   std::vector<std::thread> threads;
   bool all_local = true;
@@ -104,6 +104,7 @@ std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Execu
       } catch (const std::exception& e) {
         results[i].error = e.what();
       }
+      if (on_done) on_done(i, results[i]);
     });
   }
   for (auto& t : threads) t.join();

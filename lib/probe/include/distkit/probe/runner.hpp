@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,9 +34,12 @@ std::string probe_command(const std::string& boundary, const std::string& launch
 // error "not connected". A local executor's route is looked up towards the
 // address the user named it by (when an IP), or 127.0.0.1 when every host is
 // local; remote hosts use $SSH_CONNECTION. Results are in the executors'
-// order. Never throws for a host's failure.
+// order. Never throws for a host's failure. `on_done(i, result)`, when
+// given, is called from host i's thread as soon as its probe ends (for
+// per-host progress); it must be thread-safe.
+using ProbeDone = std::function<void(size_t, const ProbeResult&)>;
 std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                                     const std::vector<std::string>& hosts,
-                                    std::chrono::milliseconds timeout);
+                                    std::chrono::milliseconds timeout, const ProbeDone& on_done = {});
 
 }  // namespace distkit::probe
