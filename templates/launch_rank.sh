@@ -57,6 +57,14 @@ trap : PIPE
 trap '[ -n "$pid" ] && stop_group; exit 129' HUP
 trap '[ -n "$pid" ] && stop_group; exit 143' TERM
 trap '[ -n "$pid" ] && stop_group; exit 130' INT
+# The first frame must come within the heartbeat limit: when the launcher
+# is killed or its link cut before sending it, nothing else would stop us
+# waiting for it until the connection itself dies (found by chaos runs).
+# The timer is a fresh sh (none of our traps, none of the rank's command
+# line); ended with SIGPIPE, which no shell reports.
+sh -c 'sleep "$1"; [ -d "$2" ] && [ ! -e "$2/secret" ] && kill -s TERM "$3"' \
+  distlaunch-start-timer "$hb_limit" "$d" $$ </dev/null >/dev/null 2>&1 &
+tpid=$!
 IFS= read -r frame || { say "the launcher closed the connection before the start"; exit 125; }
 case $frame in
   "S "*) ;;
@@ -64,6 +72,7 @@ case $frame in
 esac
 (umask 077 && printf '%s\n' "${frame#S }" >"$d/secret") || {
   say "cannot write $d/secret"; exit 126; }
+kill -s PIPE "$tpid" 2>/dev/null
 frame=
 export DISTKIT_SECRET_FILE="$d/secret"
 export DISTKIT_HEARTBEAT_FILE="$d/heartbeat"

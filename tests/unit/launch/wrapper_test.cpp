@@ -62,6 +62,20 @@ TEST_CASE("the rank dies when the launcher's stream ends without the end marker"
   }
 }
 
+TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat limit",
+          "[launch][wrapper]") {
+  for (std::string shell : {"sh", "bash --posix"}) {
+    INFO(shell);
+    auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    // Nothing sent and stdin kept open: a launcher gone silent before the start.
+    auto t0 = steady_clock::now();
+    REQUIRE(s.exit.wait_for(seconds(6)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 143);
+    CHECK(steady_clock::now() - t0 >= milliseconds(1500));
+    s.cmd->close_stdin();
+  }
+}
+
 TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
   for (std::string shell : {"sh", "bash --posix"}) {
     INFO(shell);
