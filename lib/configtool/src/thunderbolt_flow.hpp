@@ -7,8 +7,8 @@
 #include "distkit/configtool/distconfig.hpp"
 #include "distkit/hostfile/hostfile.hpp"
 #include "distkit/probe/host_info.hpp"
-#include "distkit/topology/address_plan.hpp"
 #include "distkit/topology/analysis.hpp"
+#include "distkit/topology/hostfiles.hpp"
 
 namespace distkit::configtool {
 

@@ -76,6 +76,10 @@ hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<prob
 
 hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddresses>& plan,
                                  const Ring& ring, const std::vector<std::string>& envs) {
+  auto address_on = [&](int link, int host) -> const std::string& {
+    const Link& l = t.links[size_t(link)];
+    return host == l.a ? plan.at(size_t(link)).a : plan.at(size_t(link)).b;
+  };
   auto hf = make(hostfile::Backend::ring, envs);
   const size_t n = ring.order.size();
   for (size_t i = 0; i < n; ++i) {
@@ -83,7 +87,7 @@ hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddres
     hostfile::Host h{t.hosts[size_t(node)].name, {}, {}};
     auto links = t.links_between(node, prev);
     for (int c = 0; c < ring.width && c < int(links.size()); ++c)
-      h.ips.push_back(address_on(plan, t, links[size_t(c)], node));
+      h.ips.push_back(address_on(links[size_t(c)], node));
     hf.hosts.push_back(std::move(h));
   }
   return hf;

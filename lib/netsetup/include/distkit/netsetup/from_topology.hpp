@@ -9,7 +9,7 @@
 
 #include "distkit/netsetup/links.hpp"
 #include "distkit/netsetup/plan.hpp"
-#include "distkit/topology/address_plan.hpp"
+#include "distkit/topology/hostfiles.hpp"
 #include "distkit/topology/topology.hpp"
 
 namespace distkit::netsetup {

@@ -5,7 +5,8 @@
 //   jaccl-ring: host order = ring order; rdma = device (or list of devices,
 //               one per ring cable) for the two ring neighbours, else null
 //   ring:       host order = ring order; ips = my addresses on the ring
-//               cables to the previous host (address_plan.hpp); rdma = []
+//               cables to the previous host (from the address plan of
+//               lib/netsetup); rdma = []
 // A host without a management address gets `ips: []` (the caller warns).
 #pragma once
 
@@ -14,11 +15,17 @@
 
 #include "distkit/hostfile/hostfile.hpp"
 #include "distkit/probe/host_info.hpp"
-#include "distkit/topology/address_plan.hpp"
 #include "distkit/topology/ring.hpp"
 #include "distkit/topology/topology.hpp"
 
 namespace distkit::topology {
+
+// The two addresses of one link (one /30 per cable, planned by
+// lib/netsetup): `a` on the link's `a` side.
+struct LinkAddresses {
+  std::string a;
+  std::string b;
+};
 
 hostfile::Hostfile ethernet_hostfile(const std::vector<probe::HostInfo>& infos,
                                      const std::vector<std::string>& envs);
@@ -29,6 +36,7 @@ hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::Ho
 hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<probe::HostInfo>& infos,
                                        const Ring& ring, const std::vector<std::string>& envs);
 
+// `plan` holds one entry per topology link, in the same order.
 hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddresses>& plan,
                                  const Ring& ring, const std::vector<std::string>& envs);
 
