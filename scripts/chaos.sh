@@ -173,7 +173,8 @@ while read -r kind host rank delay; do
         problem="could not signal rank $rank" ;;
     cut) what="cut h$host"; "$CLUSTER" cut "$C" "$host" ;;
     stop-sshd) what="stop-sshd h$host"; "$CLUSTER" stop-sshd "$C" "$host" ;;
-    kill9-distlaunch) kill -KILL "$dl" ;;
+    kill9-distlaunch)
+      kill -KILL "$dl" 2>/dev/null || problem="distlaunch had exited before the fault" ;;
   esac
   fault_at=$(now_ms)
   # distlaunch must end by itself: --timeout 30 is its own limit. A cut
