@@ -157,6 +157,10 @@ class SessionCore {
   std::deque<std::shared_ptr<Chan>> queue_;
   bool stop_ = false;
   std::vector<std::shared_ptr<Chan>> active_;
+  // The channel whose open or exec request is in flight: one at a time,
+  // because libssh2 1.10's non-blocking request wait fails ("Failed waiting
+  // for channel success") when it reads another channel's reply first
+  // (libssh2 issue #671); seen under ASan/TSan with several ranks per host.
   Chan* opening_ = nullptr;
   int max_channels_ = 8;
   std::chrono::milliseconds keepalive_{5000};
@@ -271,14 +275,16 @@ bool SessionCore::step(Chan& c) {
         c.stage = Stage::free;
         return true;
       }
-      opening_ = nullptr;
-      c.stage = Stage::exec;
+      c.stage = Stage::exec;  // still holding opening_ until exec is answered
       return true;
     }
     case Stage::exec: {
+      if (opening_ && opening_ != &c) return false;
+      opening_ = &c;
       std::string wrapped = "exec /bin/sh -c " + shell_quote(c.command);
       int rc = libssh2_channel_exec(c.ch, wrapped.c_str());
       if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      opening_ = nullptr;
       if (rc < 0) {
         if (session_fatal(rc)) throw ConnectFailure("protocol", fatal_message(s_, rc));
         c.result.error = "cannot start the command on " + alias + ": " + last_error(s_);
