@@ -41,13 +41,14 @@ bounded "-n 100000" 32768 2 \
   "distlaunch: error: -n/--repeat-hosts: 1 hosts x 100000 is 100000 ranks, more than the 4096 distkit accepts; ask for fewer ranks per host" \
   "$DL" -n 100000 -- true
 
-# 100 MB of valid-looking JSON: refused at the 64 MiB limit, never parsed.
+# 100 MB of valid-looking JSON: refused from its size at the 64 MiB limit,
+# never read or parsed.
 {
   printf '{"hosts": [{"ssh": "a", "ips": ["10.0.0.1"]}], "envs": ["A='
   head -c 100000000 /dev/zero | tr '\0' x
   printf '"]}\n'
 } > "$WORK/big.json"
-bounded "100 MB JSON hostfile" 204800 2 \
+bounded "100 MB JSON hostfile" 32768 2 \
   "distlaunch: error: $WORK/big.json: larger than 64 MiB; give the right file" \
   "$DL" --hostfile "$WORK/big.json" -- true
 rm -f "$WORK/big.json"

@@ -61,6 +61,16 @@ std::string read_file(const std::filesystem::path& path, size_t max_bytes) {
     throw UsageError(path.string(), "no such file", "check the path");
   if (std::filesystem::is_directory(status))
     throw UsageError(path.string(), "is a directory, not a file", "give a file path");
+  const auto too_large = [&] {
+    return UsageError(path.string(), "larger than " + std::to_string(max_bytes >> 20) + " MiB",
+                      "give the right file");
+  };
+  // A regular file's size is known: refuse before reading a byte of it. The
+  // loop below still bounds what pipes and devices (/dev/stdin) can feed.
+  if (std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_bytes) throw too_large();
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path.string(), "cannot open: " + std::string(std::strerror(errno)),
                             "check the file's permissions");
@@ -68,10 +78,7 @@ std::string read_file(const std::filesystem::path& path, size_t max_bytes) {
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     data.append(buf, static_cast<size_t>(in.gcount()));
-    if (data.size() > max_bytes)
-      throw UsageError(path.string(),
-                       "larger than " + std::to_string(max_bytes >> 20) + " MiB",
-                       "give the right file");
+    if (data.size() > max_bytes) throw too_large();
   }
   return data;
 }

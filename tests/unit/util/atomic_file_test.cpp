@@ -2,7 +2,10 @@
 
 #include <sys/stat.h>
 
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "catch.hpp"
 #include "distkit/util/error.hpp"
@@ -43,6 +46,39 @@ TEST_CASE("write_file_atomic into a missing directory names the path") {
   } catch (const distkit::Error& e) {
     CHECK(std::string(e.what()).rfind("/nonexistent-distkit-dir/out.json: cannot create", 0) == 0);
   }
+}
+
+TEST_CASE("read_file refuses a file over its limit, from its size or while reading a pipe") {
+  auto d = fresh_dir();
+  distkit::write_file_atomic(d / "big", std::string((2u << 20) + 1, 'x'));
+  const std::string want = (d / "big").string() + ": larger than 2 MiB; give the right file";
+  try {
+    distkit::read_file(d / "big", 2u << 20);
+    FAIL("expected an error");
+  } catch (const distkit::UsageError& e) {
+    CHECK(std::string(e.what()) == want);
+  }
+  CHECK(distkit::read_file(d / "big", 3u << 20).size() == (2u << 20) + 1);
+  // A FIFO has no size up front: the read itself stops at the limit.
+  REQUIRE(::mkfifo((d / "fifo").c_str(), 0600) == 0);
+  auto old_pipe = std::signal(SIGPIPE, SIG_IGN);
+  std::thread writer([&] {
+    std::FILE* f = std::fopen((d / "fifo").c_str(), "w");
+    if (!f) return;
+    std::string chunk(65536, 'y');
+    for (int i = 0; i < 64; ++i)
+      if (std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) break;
+    std::fclose(f);
+  });
+  try {
+    distkit::read_file(d / "fifo", 1u << 20);
+    FAIL("expected an error");
+  } catch (const distkit::UsageError& e) {
+    CHECK(std::string(e.what()) == (d / "fifo").string() + ": larger than 1 MiB; give the right file");
+  }
+  writer.join();  // its writes fail with EPIPE once the reader has gone
+  std::signal(SIGPIPE, old_pipe);
+  fs::remove_all(d);
 }
 
 TEST_CASE("read_file reports a missing file as a usage error") {
