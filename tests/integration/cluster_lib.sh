@@ -4,7 +4,8 @@
 # host process counting through each host's own PID namespace, assertions.
 #
 # Use: set CLUSTER_PREFIX (temp dir name, default "distkit-test") and
-# optionally define cluster_extra_cleanup() before sourcing; then
+# optionally define cluster_extra_cleanup() (run first at exit) and
+# cluster_after_up() (run once the hosts are up); then
 #   cluster_up N        bring up h1..hN in $C (exits 77 where unsupported)
 #   host_list N         h1,h2,...,hN
 #   on_host K CMD...    run CMD inside host K's namespaces
@@ -20,9 +21,11 @@ CLUSTER="$SRC/scripts/testcluster.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/${CLUSTER_PREFIX:-distkit-test}.XXXXXX")
 C="$WORK/cluster"
 NHOSTS=0
+STARTED=0
 cluster_cleanup() {
   if command -v cluster_extra_cleanup >/dev/null 2>&1; then cluster_extra_cleanup || true; fi
-  [ "$NHOSTS" -gt 0 ] && "$CLUSTER" down "$C" >/dev/null 2>&1
+  # Also after a failed `up`: it may have created part of the cluster.
+  [ "$STARTED" = 1 ] && "$CLUSTER" down "$C" >/dev/null 2>&1
   rm -rf "$WORK"
 }
 trap cluster_cleanup EXIT
@@ -31,10 +34,12 @@ trap 'exit 130' INT TERM
 # cluster_up N: skips the test (77) where namespaces are unavailable.
 cluster_up() {
   rc=0
+  STARTED=1
   "$CLUSTER" up "$1" "$C" 2>"$WORK/up.log" || rc=$?
   if [ "$rc" = 77 ]; then echo "SKIP: $(cat "$WORK/up.log")"; exit 77; fi
   [ "$rc" = 0 ] || { cat "$WORK/up.log"; exit 1; }
   NHOSTS=$1
+  if command -v cluster_after_up >/dev/null 2>&1; then cluster_after_up; fi
 }
 
 host_list() {

@@ -3,30 +3,17 @@
 # temporary directory and always tears it down. Mac commands on the test
 # hosts are answered by the cluster's shims from the shared scenario
 # captures (tests/data/scenarios), one scenario host per test host.
-set -eu
-SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
-BUILD=${DISTKIT_BUILD_DIR:-$SRC/build}
+# The cluster plumbing (cluster_up N, WORK, teardown) is cluster_lib.sh's;
+# CL and TC name its cluster dir and script here.
+: "${DISTKIT_BUILD_DIR:=${DISTKIT_SOURCE_DIR:-$(pwd)}/build}"
+CLUSTER_PREFIX=distconfig-it
+. "$(dirname "$0")/cluster_lib.sh"
 DISTCONFIG=$BUILD/apps/distconfig
-TC=$SRC/scripts/testcluster.sh
+CL=$C
+TC=$CLUSTER
 SCEN=$SRC/tests/data/scenarios
 
-[ -x "$DISTCONFIG" ] || { echo "skipped: $DISTCONFIG not built" >&2; exit 77; }
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# cluster_up N: sets CL (cluster dir) and WORK (scratch dir); exits 77 when
-# the machine cannot host a test cluster.
-cluster_up() {
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/distconfig-it.XXXXXX")
-  CL=$WORK/cluster
-  trap 'bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
-  set +e
-  bash "$TC" up "$1" "$CL" >"$WORK/up.log" 2>&1
-  rc=$?
-  set -e
-  if [ "$rc" = 77 ]; then cat "$WORK/up.log" >&2; exit 77; fi
-  [ "$rc" = 0 ] || { cat "$WORK/up.log" >&2; fail "testcluster up $1 failed"; }
-}
+[ -x "$DISTCONFIG" ] || { echo "SKIP: $DISTCONFIG not built"; exit 77; }
 
 # scenario_outputs SCENARIO NAME...: host K answers as scenario host NAME_K.
 # The shim names a reply file after the command line with '_' between

@@ -3,13 +3,16 @@
 # torn down), joins hosts with veth pairs playing Thunderbolt cables
 # (testcluster.sh cable) and declares them with --links. State files go to
 # the test's directory (--state-file), never to the machine's /var/lib.
-set -eu
-SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
-BUILD=${DISTKIT_BUILD_DIR:-$SRC/build}
+# The cluster plumbing (cluster_up N, WORK, teardown) is cluster_lib.sh's;
+# CL and TC name its cluster dir and script here.
+: "${DISTKIT_BUILD_DIR:=${DISTKIT_SOURCE_DIR:-$(pwd)}/build}"
+CLUSTER_PREFIX=netsetup-it
+. "$(dirname "$0")/cluster_lib.sh"
 DISTCONFIG=$BUILD/apps/distconfig
-TC=$SRC/scripts/testcluster.sh
+CL=$C
+TC=$CLUSTER
 
-[ -x "$DISTCONFIG" ] || { echo "skipped: $DISTCONFIG not built" >&2; exit 77; }
+[ -x "$DISTCONFIG" ] || { echo "SKIP: $DISTCONFIG not built"; exit 77; }
 
 fail() { echo "FAIL: $*" >&2; [ ! -f "$WORK/err" ] || cat "$WORK/err" >&2; exit 1; }
 
@@ -17,22 +20,14 @@ fail() { echo "FAIL: $*" >&2; [ ! -f "$WORK/err" ] || cat "$WORK/err" >&2; exit 
 # h3:tb1-h1:tb3) and the links file $WORK/links. Exits 77 when the machine
 # cannot host a test cluster.
 ring3_up() {
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/netsetup-it.XXXXXX")
-  CL=$WORK/cluster
-  trap 'bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
-  set +e
-  bash "$TC" up 3 "$CL" >"$WORK/up.log" 2>&1
-  rc=$?
-  set -e
-  if [ "$rc" = 77 ]; then cat "$WORK/up.log" >&2; exit 77; fi
-  [ "$rc" = 0 ] || { cat "$WORK/up.log" >&2; fail "testcluster up failed"; }
+  cluster_up 3
   bash "$TC" cable "$CL" 1 2
   bash "$TC" cable "$CL" 2 3
   bash "$TC" cable "$CL" 3 1
   printf '# a ring of 3\nh1:tb2 h2:tb1\nh2:tb3 h3:tb2\nh3:tb1 h1:tb3\n' >"$WORK/links"
 }
 
-on() { k=$1; shift; bash "$TC" exec "$CL" "$k" -- "$@"; }
+on() { on_host "$@"; }
 
 # run_distconfig ARGS...: against the cluster, with the test's state files;
 # sets RC, leaves stdout/stderr in $WORK/out and $WORK/err.

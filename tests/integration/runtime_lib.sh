@@ -3,27 +3,22 @@
 # scripts/testcluster.sh), started with the MLX ring variables and a job
 # secret as distlaunch would give them. Each test brings up its own cluster
 # in a temporary directory and always tears it down.
-set -eu
-SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
-BUILD=${DISTKIT_BUILD_DIR:-$SRC/build}
+# The cluster plumbing (cluster_up N, WORK, teardown) is cluster_lib.sh's;
+# CL and TC name its cluster dir and script here.
+: "${DISTKIT_BUILD_DIR:=${DISTKIT_SOURCE_DIR:-$(pwd)}/build}"
+CLUSTER_PREFIX=runtime-it
+. "$(dirname "$0")/cluster_lib.sh"
 DISTBENCH=$BUILD/apps/distbench
-TC=$SRC/scripts/testcluster.sh
+CL=$C
+TC=$CLUSTER
 
-[ -x "$DISTBENCH" ] || { echo "skipped: $DISTBENCH not built" >&2; exit 77; }
+[ -x "$DISTBENCH" ] || { echo "SKIP: $DISTBENCH not built"; exit 77; }
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# At exit, before the cluster goes: every process started for a rank.
+cluster_extra_cleanup() { kill_ranks; }
 
-# cluster_up N: sets CL, WORK, writes WORK/hostfile.json and WORK/secret.
-cluster_up() {
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/runtime-it.XXXXXX")
-  CL=$WORK/cluster
-  trap 'kill_ranks; bash "$TC" down "$CL" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT INT TERM
-  set +e
-  bash "$TC" up "$1" "$CL" >"$WORK/up.log" 2>&1
-  rc=$?
-  set -e
-  if [ "$rc" = 77 ]; then cat "$WORK/up.log" >&2; exit 77; fi
-  [ "$rc" = 0 ] || { cat "$WORK/up.log" >&2; fail "testcluster up $1 failed"; }
+# After cluster_up N: WORK/hostfile.json (one rank per host) and WORK/secret.
+cluster_after_up() {
   port=$((30000 + $$ % 20000))
   sep=""
   printf '[' > "$WORK/hostfile.json"
