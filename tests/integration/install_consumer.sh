@@ -73,7 +73,7 @@ for app in "$WORK/cbuild/app" "$WORK/app-pc"; do
   env -u LD_LIBRARY_PATH "$P/bin/distlaunch" --hostfile "$WORK/hostfile.json" -n 4 -p "$port" \
     --timeout 60 --tag-output -- "$app" >"$WORK/out" 2>"$WORK/err" || rc=$?
   [ "$rc" = 0 ] || { cat "$WORK/out" "$WORK/err" >&2; fail "$app under distlaunch exited $rc"; }
-  for r in 0 1 2 3; do expect_line "$WORK/out" "[$r] ok"; done
+  for r in 0 1 2 3; do expect_line "$WORK/out" "[$r 127.0.0.1] ok"; done
   port=$((port + 8))
 done
 
