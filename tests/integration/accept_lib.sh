@@ -31,7 +31,14 @@ accept() {
     --work-dir "$WORK/runs" "$@") > "$WORK/report" 2> "$WORK/stderr" || rc=$?
 }
 
-show() { echo "--- report:"; cat "$WORK/report"; echo "--- stderr:"; cat "$WORK/stderr"; }
+show() {
+  echo "--- report:"; cat "$WORK/report"; echo "--- stderr:"; cat "$WORK/stderr"
+  # The ranks' own words, so a failure in CI explains itself.
+  for f in "$WORK"/runs/*/rank-*.log; do
+    [ -f "$f" ] || continue
+    echo "--- ${f#"$WORK"/runs/} (last lines):"; tail -n 5 "$f"
+  done
+}
 expect_rc() { [ "$rc" = "$1" ] || { show; fail "distaccept exited $rc, expected $1"; }; }
 expect_report_line() { expect_line "$WORK/report" "$1"; }
 expect_report_match() {
