@@ -17,15 +17,20 @@ cwd_required={{cwd_required}}
 me=$(hostname 2>/dev/null || echo "?")
 say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
 # A wrapper killed with SIGKILL cannot clean up: remove the dirs of wrappers
-# of this host that are gone (owner file: "<hostname> <pid>").
+# of this host that are gone (owner file: "<owner> <pid>"). The owner is the
+# host name plus, where the OS shows it (Linux), the PID namespace: hosts
+# that share /tmp but not PIDs (containers, test hosts of the same name)
+# must never take each other's live ranks for dead ones.
+owner=$me
+ns=$(readlink /proc/self/ns/pid 2>/dev/null) && [ -n "$ns" ] && owner="$me/$ns"
 for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
   [ -f "$o" ] || continue
   read -r oh op <"$o" 2>/dev/null || continue
-  [ "$oh" = "$me" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"
+  [ "$oh" = "$owner" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"
 done
 d=$(mktemp -d "${TMPDIR:-/tmp}/distlaunch.XXXXXX") || {
   say "cannot create a temp dir; check free space and TMPDIR"; exit 126; }
-echo "$me $$" >"$d/owner"
+echo "$owner $$" >"$d/owner"
 pid=
 # A group is gone when no member is left but zombies (which kill -0 still sees).
 gone() {

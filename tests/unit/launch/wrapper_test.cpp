@@ -2,8 +2,14 @@
 // mode (macOS /bin/sh): the rank dies when the launcher's stream ends
 // without the end marker, when heartbeats stop, and on the T/K frames;
 // start errors are clear.
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <future>
+#include <thread>
 
 #include "catch.hpp"
 #include "distkit/launch/wrapper.hpp"
@@ -74,6 +80,61 @@ TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat l
     CHECK(steady_clock::now() - t0 >= milliseconds(1500));
     s.cmd->close_stdin();
   }
+}
+
+TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID namespace",
+          "[launch][wrapper]") {
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("distkit-sweep-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::error_code ec;
+  const std::string ns = fs::read_symlink("/proc/self/ns/pid", ec).string();
+  const std::string me = ec ? std::string(host) : std::string(host) + "/" + ns;
+  auto owned = [&](const std::string& name, const std::string& owner) {
+    fs::create_directories(tmp / name);
+    std::FILE* f = std::fopen((tmp / name / "owner").c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fprintf(f, "%s 999999999\n", owner.c_str());  // no such pid
+    std::fclose(f);
+  };
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  for (std::string shell : {"sh", "bash --posix"}) {
+    INFO(shell);
+    owned("distlaunch.dead", me);
+    owned("distlaunch.elsewhere", std::string(host) + "/pid:[1]");  // same name, other PIDs
+    owned("distlaunch.otherhost", "another-host");
+    auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
+    s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
+    // The running wrapper's own dir names it by host and PID namespace.
+    std::string own;
+    for (int i = 0; i < 300 && own.empty(); ++i) {
+      std::this_thread::sleep_for(milliseconds(10));
+      for (const auto& e : fs::directory_iterator(tmp)) {
+        const std::string name = e.path().filename().string();
+        if (name == "distlaunch.elsewhere" || name == "distlaunch.otherhost" ||
+            !fs::exists(e.path() / "owner"))
+          continue;
+        std::FILE* f = std::fopen((e.path() / "owner").c_str(), "r");
+        char line[512] = {};
+        if (f && std::fgets(line, sizeof line, f)) own = line;
+        if (f) std::fclose(f);
+      }
+    }
+    CHECK(own.rfind(me + " ", 0) == 0);
+    s.cmd->write_stdin(frame::kill());
+    REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK_FALSE(fs::exists(tmp / "distlaunch.dead"));
+    CHECK(fs::exists(tmp / "distlaunch.otherhost"));
+    if (!ec) CHECK(fs::exists(tmp / "distlaunch.elsewhere"));
+    s.cmd->close_stdin();
+  }
+  if (old_tmpdir) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+  fs::remove_all(tmp);
 }
 
 TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
