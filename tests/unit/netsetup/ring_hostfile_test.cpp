@@ -6,22 +6,16 @@
 #include "distkit/hostfile/hostfile.hpp"
 #include "distkit/netsetup/from_topology.hpp"
 #include "distkit/netsetup/plan.hpp"
-#include "distkit/probe/probe_files.hpp"
 #include "distkit/topology/analysis.hpp"
 #include "distkit/topology/hostfiles.hpp"
-#include "test_data.hpp"
+#include "scenario.hpp"
 
 using namespace distkit;
 
 namespace {
 
 std::string ring_hostfile_for(const std::string& scenario, const std::vector<std::string>& names) {
-  std::vector<probe::HostInfo> infos;
-  for (const auto& n : names) {
-    auto c = probe::load_capture(test::data_dir() / "scenarios" / scenario, n);
-    REQUIRE(c);
-    infos.push_back(probe::build_host_info(n, *c));
-  }
+  auto infos = test::scenario_hosts(scenario, names);
   auto t = topology::build_topology(infos);
   auto a = topology::analyze(t, infos);
   REQUIRE(a.ring);

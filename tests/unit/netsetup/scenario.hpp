@@ -9,21 +9,14 @@
 #include <vector>
 
 #include "distkit/netsetup/from_topology.hpp"
-#include "distkit/probe/probe_files.hpp"
+#include "../topology/builders.hpp"  // scenario_hosts
 #include "distkit/topology/topology.hpp"
-#include "test_data.hpp"
 
 namespace distkit::test {
 
 inline topology::Topology scenario_topology(const std::string& scenario,
                                             const std::vector<std::string>& names) {
-  std::vector<probe::HostInfo> infos;
-  for (const auto& n : names) {
-    auto c = probe::load_capture(data_dir() / "scenarios" / scenario, n);
-    if (!c) throw std::runtime_error("no scenario data for " + n);
-    infos.push_back(probe::build_host_info(n, *c));
-  }
-  return topology::build_topology(infos);
+  return topology::build_topology(scenario_hosts(scenario, names));
 }
 
 // One link step of the reference's "Setup for HOST" blocks:
