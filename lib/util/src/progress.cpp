@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "distkit/util/terminal.hpp"
 
@@ -64,16 +65,11 @@ std::string names_in(const std::vector<HostProgress>& hosts, bool failed) {
   return out;
 }
 
-std::size_t terminal_rows(std::FILE* out) {
+// The terminal's rows and columns (24 x 80 when `out` is not a terminal).
+std::pair<std::size_t, std::size_t> terminal_size(std::FILE* out) {
   winsize ws{};
-  if (::ioctl(::fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) return ws.ws_row;
-  return 24;
-}
-
-std::size_t terminal_columns(std::FILE* out) {
-  winsize ws{};
-  if (::ioctl(::fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 80;
+  const bool known = ::ioctl(::fileno(out), TIOCGWINSZ, &ws) == 0;
+  return {known && ws.ws_row > 0 ? ws.ws_row : 24, known && ws.ws_col > 0 ? ws.ws_col : 80};
 }
 
 }  // namespace
@@ -176,8 +172,8 @@ void ProgressBoard::erase_locked() {
 void ProgressBoard::draw_locked() {
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - start_);
-  const std::size_t rows = terminal_rows(out_);
-  const auto lines = render_progress(hosts_, verb_, elapsed, terminal_columns(out_),
+  const auto [rows, columns] = terminal_size(out_);
+  const auto lines = render_progress(hosts_, verb_, elapsed, columns,
                                      std::min<std::size_t>(rows > 2 ? rows - 2 : 1, 16), color_);
   erase_locked();
   for (const auto& line : lines) std::fprintf(out_, "%s\n", line.c_str());
