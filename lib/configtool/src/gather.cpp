@@ -54,14 +54,13 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
   ProgressBoard board(hosts, "probing", stderr, choose_progress_mode(stderr, o.verbose));
   for (size_t i = 0; i < hosts.size(); ++i) board.set(i, HostState::connecting);
   conns = s.connect(hosts, connect_options(o));
-  for (const auto& e : conns.errors) failed.push_back({e.host, e.message});
-  for (size_t i = 0; i < hosts.size(); ++i) {
+  for (size_t i = 0; i < hosts.size(); ++i)
     if (i < conns.executors.size() && conns.executors[i]) board.set(i, HostState::working);
-    else board.set(i, HostState::failed, "not connected");
-  }
-  for (const auto& e : conns.errors)
+  for (const auto& e : conns.errors) {
+    failed.push_back({e.host, e.message});
     for (size_t i = 0; i < hosts.size(); ++i)
       if (hosts[i] == e.host) board.set(i, HostState::failed, e.kind);
+  }
   auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout,
                                    [&board](size_t i, const probe::ProbeResult& r) {
                                      if (r.capture) board.set(i, HostState::done);
