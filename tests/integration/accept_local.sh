@@ -17,8 +17,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 echo '[{"ssh": "127.0.0.1", "ips": ["127.0.0.1"]}]' > "$WORK/hosts.json"
 sed -e "s|\"examples/linear_regression/linreg\"|\"$BUILD/examples/linear_regression/linreg\"|g" \
   "$SRC/examples/linear_regression/task.json" > "$WORK/task.json"
-# A port range of its own, so parallel ctest runs do not collide.
-port=$((20000 + $$ % 20000))
+. "$(dirname "$0")/ports_lib.sh"
+port=$(free_port_block 8)
 
 rc=0
 (cd "$SRC" && "$DA" --hostfile "$WORK/hosts.json" -n 2 -k 1 -p "$port" --work-dir "$WORK/runs" \

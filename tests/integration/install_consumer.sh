@@ -67,7 +67,7 @@ ${CXX:-c++} -std=c++17 -o "$WORK/app-pc" "$SRC/tests/install/consumer/app.cpp" \
 # ---- 4 local ranks under the installed distlaunch -----------------------
 printf '%s\n' '{"backend": "ring", "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   >"$WORK/hostfile.json"
-port=$(free_port)
+port=$(free_port_block 16)
 for app in "$WORK/cbuild/app" "$WORK/app-pc"; do
   rc=0
   env -u LD_LIBRARY_PATH "$P/bin/distlaunch" --hostfile "$WORK/hostfile.json" -n 4 -p "$port" \

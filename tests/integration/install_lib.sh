@@ -30,5 +30,5 @@ install_to() {
     { cat "$WORK/install.log" >&2; fail "cmake --install failed"; }
 }
 
-# A local job port nobody else in this test run is likely to use.
-free_port() { echo $((20000 + $$ % 20000)); }
+# free_port_block N: the first of N free local ports (ports_lib.sh).
+. "$(dirname "$0")/ports_lib.sh"

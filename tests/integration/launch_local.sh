@@ -19,7 +19,8 @@ expect_line "$WORK/err" "distlaunch: error: rank 1 on 127.0.0.1 exited with stat
 expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left"
 
 # A port rank 1 needs is taken here: preflight says so, nothing starts.
-port=$((40000 + $$ % 20000))
+. "$(dirname "$0")/ports_lib.sh"
+port=$(free_port_block 2)
 perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0) or die;
   setsockopt(S, SOL_SOCKET, SO_REUSEADDR, 1); bind(S, sockaddr_in($ARGV[0], INADDR_ANY)) or die;
   listen(S, 1) or die; open(F, ">", $ARGV[1]); close F; sleep 30' $((port + 1)) "$WORK/listening" &

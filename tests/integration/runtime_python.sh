@@ -9,7 +9,8 @@ lib=$(ls "$BUILD"/lib/runtime/libdistkit.so "$BUILD"/lib/runtime/libdistkit.dyli
 
 printf '%s\n' '{"backend": "ring", "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   >"$WORK/hostfile.json"
-port=$((20000 + $$ % 20000))
+. "$(dirname "$0")/ports_lib.sh"
+port=$(free_port_block 4)
 rc=0
 PYTHONPATH="$SRC/lib/runtime/python" DISTKIT_LIBRARY="$lib" \
   "$DL" --hostfile "$WORK/hostfile.json" -n 4 -p "$port" --timeout 60 -- \
