@@ -14,7 +14,12 @@ grace_ticks={{grace_ticks}}
 hb_limit={{heartbeat_limit}}
 want_cwd={{cwd}}
 cwd_required={{cwd_required}}
-me=$(hostname 2>/dev/null || echo "?")
+stdin_fifo={{stdin_fifo}}
+# The host name without a fork where the OS offers it (Linux; per UTS
+# namespace), since every rank pays for each program the wrapper starts.
+me=
+[ -r /proc/sys/kernel/hostname ] && read -r me </proc/sys/kernel/hostname
+[ -n "$me" ] || me=$(hostname 2>/dev/null || echo "?")
 say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
 # A wrapper killed with SIGKILL cannot clean up: remove the dirs of wrappers
 # of this host that are gone (owner file: "<owner> <pid>"). The owner is the
@@ -38,7 +43,16 @@ gone() {
   ps -A -o pgid= -o stat= 2>/dev/null |
     awk -v g="$pid" '$1 == g && $2 !~ /^Z/ { alive = 1 } END { exit alive }'
 }
+# setsid(1) and perl make the group only after their exec: a signal sent
+# before that would miss it, so wait for the group while the rank lives
+# (only when signalling: most ranks are never signalled).
+await_group() {
+  while ! kill -s 0 -- "-$pid" 2>/dev/null && kill -s 0 "$pid" 2>/dev/null; do
+    sleep 0.01 </dev/null >/dev/null 2>&1 || sleep 1 </dev/null >/dev/null 2>&1
+  done
+}
 stop_group() {
+  await_group
   kill -s TERM -- "-$pid" 2>/dev/null || return 0
   i=0
   while [ "$i" -lt "$grace_ticks" ]; do
@@ -62,82 +76,6 @@ trap : PIPE
 trap '[ -n "$pid" ] && stop_group; exit 129' HUP
 trap '[ -n "$pid" ] && stop_group; exit 143' TERM
 trap '[ -n "$pid" ] && stop_group; exit 130' INT
-# The first frame must come within the heartbeat limit: when the launcher
-# is killed or its link cut before sending it, nothing else would stop us
-# waiting for it until the connection itself dies (found by chaos runs).
-# The timer is a fresh sh (none of our traps, none of the rank's command
-# line); ended with SIGPIPE, which no shell reports.
-sh -c 'sleep "$1"; [ -d "$2" ] && [ ! -e "$2/secret" ] && kill -s TERM "$3"' \
-  distlaunch-start-timer "$hb_limit" "$d" $$ </dev/null >/dev/null 2>&1 &
-tpid=$!
-IFS= read -r frame || { say "the launcher closed the connection before the start"; exit 125; }
-case $frame in
-  "S "*) ;;
-  *) say "protocol error: no secret frame from the launcher"; exit 125 ;;
-esac
-(umask 077 && printf '%s\n' "${frame#S }" >"$d/secret") || {
-  say "cannot write $d/secret"; exit 126; }
-kill -s PIPE "$tpid" 2>/dev/null
-frame=
-export DISTKIT_SECRET_FILE="$d/secret"
-export DISTKIT_HEARTBEAT_FILE="$d/heartbeat"
-{{files|raw}}
-{{exports|raw}}
-if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
-  if [ "$cwd_required" = 1 ]; then
-    say "cannot cd to $want_cwd; create it there or fix --cwd"; exit 126
-  fi
-fi
-: >"$d/hb"
-mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
-# The command gets a process group of its own: job control where the shell
-# offers it without a terminal (bash, macOS sh). dash has none and starts
-# background commands with SIGINT/SIGQUIT ignored, which no trap can undo:
-# perl (on every Mac and Debian) makes the group and restores them; setsid(1)
-# is the last resort (group, but Ctrl-C then reaches the rank only as TERM).
-# The child drops our traps before it opens the FIFO (which blocks until the
-# reader is up): a TERM arriving then must kill it, not run a trap of ours.
-set -m 2>/dev/null
-case $- in
-  *m*) (trap - HUP INT TERM PIPE; exec {{command|raw}} <"$d/stdin") &
-       pid=$!; set +m ;;
-  *) if command -v perl >/dev/null 2>&1; then
-       (trap - HUP INT TERM PIPE
-        exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
-                      exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$d/stdin") &
-     else
-       (trap - HUP INT TERM PIPE; exec setsid {{command|raw}} <"$d/stdin") &
-     fi
-     pid=$! ;;
-esac
-printf '@@distlaunch:pid %s\n' "$pid" >&2
-reader() {
-  trap '' PIPE
-  exec 3>"$d/stdin"
-  # setsid(1) and perl make the group only after their exec: wait for it,
-  # or a frame arriving now would signal a group that does not exist yet.
-  while ! kill -s 0 -- "-$pid" 2>/dev/null && kill -s 0 "$pid" 2>/dev/null; do
-    sleep 0.01 </dev/null >/dev/null 2>&1 || sleep 1 </dev/null >/dev/null 2>&1
-  done
-  open=1 n=0
-  while IFS= read -r frame; do
-    case $frame in
-      H) n=$((n + 1)); echo "$n" >"$d/hb" ;;
-      "D "*) : >"$d/busy"
-             dd bs=1 count="${frame#D }" of="$d/chunk" 2>/dev/null
-             if [ "$open" = 1 ] && ! cat "$d/chunk" >&3 2>/dev/null; then
-               open=0; exec 3>&-
-             fi
-             rm -f "$d/busy" ;;
-      E) [ "$open" = 1 ] && exec 3>&-; open=0 ;;
-      "G "*) kill -s "${frame#G }" -- "-$pid" 2>/dev/null ;;
-      T) stop_group; return 0 ;;
-      K) kill -s KILL -- "-$pid" 2>/dev/null; return 0 ;;
-    esac
-  done
-  say "lost the launcher (connection closed); stopping the rank"
-  stop_group
-}
 # stall_check (each second): the rank's heartbeat file against our mark.
 stall_check() {
   [ "$stall_limit" -gt 0 ] && [ -e "$d/heartbeat" ] || return 0
@@ -163,17 +101,95 @@ watchdog() {
     else
       miss=$((miss + 1))
       if [ "$miss" -ge "$hb_limit" ]; then
+        # Forked before the start: the rank's pid comes from the file.
+        [ -n "$pid" ] || read -r pid 2>/dev/null <"$d/pid"
+        if [ -z "$pid" ]; then kill -s TERM $$; return 0; fi
         say "no heartbeat from the launcher for ${hb_limit}s; stopping the rank"
         stop_group; return 0
       fi
     fi
   done
 }
+# The watchdog starts before the first frame, which must come within the
+# heartbeat limit: when the launcher is killed or its link cut before
+# sending it, nothing else would stop us waiting for it until the connection
+# itself dies (found by chaos runs). Until the rank runs it has no pid to
+# stop, so it ends this shell (TERM trap) instead.
+watchdog </dev/null >/dev/null &
+wpid=$!
+IFS= read -r frame || { say "the launcher closed the connection before the start"; exit 125; }
+case $frame in
+  "S "*) ;;
+  *) say "protocol error: no secret frame from the launcher"; exit 125 ;;
+esac
+(umask 077 && printf '%s\n' "${frame#S }" >"$d/secret") || {
+  say "cannot write $d/secret"; exit 126; }
+# A live launcher: the watchdog counts from here (the reader, which takes
+# the heartbeats queued meanwhile, starts with the rank).
+echo 0 >"$d/hb"
+frame=
+export DISTKIT_SECRET_FILE="$d/secret"
+export DISTKIT_HEARTBEAT_FILE="$d/heartbeat"
+{{files|raw}}
+{{exports|raw}}
+if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
+  if [ "$cwd_required" = 1 ]; then
+    say "cannot cd to $want_cwd; create it there or fix --cwd"; exit 126
+  fi
+fi
+# A rank that gets no stdin reads /dev/null: no FIFO, one program less.
+rin=/dev/null
+if [ "$stdin_fifo" = 1 ]; then
+  mkfifo "$d/stdin" || { say "cannot create a FIFO in $d"; exit 126; }
+  rin=$d/stdin
+fi
+# The command gets a process group of its own: job control where the shell
+# offers it without a terminal (bash, macOS sh). dash has none and starts
+# background commands with SIGINT/SIGQUIT ignored, which no trap can undo:
+# perl (on every Mac and Debian) makes the group and restores them; setsid(1)
+# is the last resort (group, but Ctrl-C then reaches the rank only as TERM).
+# The child drops our traps before it opens the FIFO (which blocks until the
+# reader is up): a TERM arriving then must kill it, not run a trap of ours.
+set -m 2>/dev/null
+case $- in
+  *m*) (trap - HUP INT TERM PIPE; exec {{command|raw}} <"$rin") &
+       pid=$!; set +m ;;
+  *) if command -v perl >/dev/null 2>&1; then
+       (trap - HUP INT TERM PIPE
+        exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
+                      exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$rin") &
+     else
+       (trap - HUP INT TERM PIPE; exec setsid {{command|raw}} <"$rin") &
+     fi
+     pid=$! ;;
+esac
+printf '@@distlaunch:pid %s\n' "$pid" >&2
+echo "$pid" >"$d/pid"
+reader() {
+  trap '' PIPE
+  open=0 n=0
+  if [ "$stdin_fifo" = 1 ]; then exec 3>"$d/stdin"; open=1; fi
+  while IFS= read -r frame; do
+    case $frame in
+      H) n=$((n + 1)); echo "$n" >"$d/hb" ;;
+      "D "*) : >"$d/busy"
+             dd bs=1 count="${frame#D }" of="$d/chunk" 2>/dev/null
+             if [ "$open" = 1 ] && ! cat "$d/chunk" >&3 2>/dev/null; then
+               open=0; exec 3>&-
+             fi
+             rm -f "$d/busy" ;;
+      E) [ "$open" = 1 ] && exec 3>&-; open=0 ;;
+      "G "*) await_group; kill -s "${frame#G }" -- "-$pid" 2>/dev/null ;;
+      T) stop_group; return 0 ;;
+      K) await_group; kill -s KILL -- "-$pid" 2>/dev/null; return 0 ;;
+    esac
+  done
+  say "lost the launcher (connection closed); stopping the rank"
+  stop_group
+}
 exec 5<&0
 reader <&5 5<&- >/dev/null &
 rpid=$!
-watchdog </dev/null >/dev/null &
-wpid=$!
 exec 0</dev/null 5<&-
 status=0
 wait "$pid" || status=$?

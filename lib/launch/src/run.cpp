@@ -2,6 +2,7 @@
 // plan, (dry run), connections, preflight, supervision, manifest.
 #include <netdb.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -22,6 +23,14 @@
 namespace distkit::launch {
 
 namespace {
+
+// stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
+// read EOF at once, so they get /dev/null themselves and no stdin FIFO.
+bool is_null_device(int fd) {
+  struct stat in {}, null {};
+  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 &&
+         S_ISCHR(in.st_mode) && in.st_rdev == null.st_rdev;
+}
 
 struct Hosts {
   hostfile::Hostfile model;
@@ -212,7 +221,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   so.tag_output = o.tag_output;
   so.log_dir = o.log_dir;
   so.stdin_rank = o.stdin_rank;
-  so.stdin_fd = o.no_stdin ? -1 : s.stdin_fd;
+  so.stdin_fd = o.no_stdin || is_null_device(s.stdin_fd) ? -1 : s.stdin_fd;
   so.timeout = o.timeout;
   so.exit_window = o.exit_window;
   so.handle_signals = s.handle_signals;

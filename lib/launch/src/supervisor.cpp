@@ -134,8 +134,10 @@ void Job::start_rank(size_t i) {
   h.on_stderr = [this, &s](std::string_view c) { on_stderr(s, c); };
   h.on_exit = [this, &s](const ssh::ExitInfo& e) { on_exit(s, e); };
   s.result.start = Clock::now();
+  WrapperSettings ws = o_.wrapper;
+  ws.stdin_forwarded = s.wants_stdin;
   try {
-    s.cmd = executors_[i]->start(render_rank_script(plan_, spec, o_.wrapper), std::move(h));
+    s.cmd = executors_[i]->start(render_rank_script(plan_, spec, ws), std::move(h));
   } catch (const std::exception& e) {
     ssh::ExitInfo failed;
     failed.error = std::string("could not start: ") + e.what();

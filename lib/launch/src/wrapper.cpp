@@ -37,6 +37,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["stall_limit"] = std::to_string(std::max<long long>(0, settings.stall_limit.count()));
   f["cwd"] = settings.cwd.value_or("");
   f["cwd_required"] = settings.cwd_required ? "1" : "0";
+  f["stdin_fifo"] = settings.stdin_forwarded ? "1" : "0";
   f["files"] = render_files(rank);
   f["exports"] = render_exports(rank);
   f["command"] = shell_join(plan.command);

@@ -166,6 +166,31 @@ TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
   }
 }
 
+TEST_CASE("stdin reaches the rank through a FIFO, or the rank reads /dev/null when it gets none",
+          "[launch][wrapper]") {
+  // The rank copies its stdin to stderr, then lists its wrapper's temp dir.
+  auto plan = test::local_plan(
+      1, {"sh", "-c", "cat >&2; echo; ls \"${DISTKIT_SECRET_FILE%/*}\" >&2"});
+  for (std::string shell : {"sh", "bash --posix"}) {
+    for (bool forwarded : {true, false}) {
+      INFO(shell << (forwarded ? " forwarded" : " not forwarded"));
+      auto ws = fast();
+      ws.stdin_forwarded = forwarded;
+      auto s = start_wrapper(shell, plan, ws);
+      // A launcher sends no data to a rank without stdin; the wrapper must
+      // still drop any it gets, not block on a FIFO nobody reads.
+      s.cmd->write_stdin(frame::secret("ab") + frame::data("typed\n") + frame::end_of_input() +
+                         frame::heartbeat());
+      REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+      CHECK(s.exit.get().exit_status == 0);
+      CHECK((s.err->find("typed\n") != std::string::npos) == forwarded);
+      CHECK((s.err->find("\nstdin\n") != std::string::npos) == forwarded);
+      CHECK(s.err->find("\nsecret\n") != std::string::npos);
+      s.cmd->close_stdin();
+    }
+  }
+}
+
 TEST_CASE("a missing --cwd is a clear error of the rank", "[launch][wrapper]") {
   auto ws = fast();
   ws.cwd = "/nonexistent/dir";

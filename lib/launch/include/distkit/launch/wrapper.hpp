@@ -27,6 +27,9 @@ struct WrapperSettings {
   std::chrono::seconds stall_limit{60};
   std::optional<std::string> cwd;            // directory to run in
   bool cwd_required = false;                 // false: stay put when it is absent
+  // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
+  // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
+  bool stdin_forwarded = true;
 };
 
 // The full sh script for one rank (pass it as the executor's command).
