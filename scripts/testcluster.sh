@@ -113,8 +113,9 @@ CFG
 write_shims() {
   local hd="$DIR/h$1" t
   mkdir -p "$hd/shims" "$hd/outputs" "$hd/home"
+  # The shim is sourced, not started: one shell per answer, not two.
   for t in $SHIM_TOOLS; do
-    printf '#!/bin/sh\nexec /bin/sh %s %s %s "$@"\n' "$DIR/shim.sh" "$hd" "$t" > "$hd/shims/$t"
+    printf '#!/bin/sh\nset -- "%s" %s "$@"\n. "%s"\n' "$hd" "$t" "$DIR/shim.sh" > "$hd/shims/$t"
     chmod 755 "$hd/shims/$t"
   done
 }

@@ -14,9 +14,14 @@ hostdir=$1
 tool=$2
 shift 2
 
+# Written without pipelines or $(...): the test hosts share this machine's
+# cores, and a probe of 16 hosts runs ~150 shims at once; what a shim costs
+# is not what a Mac's own command costs on its own CPU (only `sleep` and
+# `cat` are started here).
 if [ -f "$hostdir/delay_ms" ]; then
-  ms=$(cat "$hostdir/delay_ms")
-  sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+  read -r ms <"$hostdir/delay_ms"
+  frac=$((ms % 1000 + 1000))
+  sleep "$((ms / 1000)).${frac#1}"
 fi
 
 if [ "$tool" = sudo ]; then
@@ -42,16 +47,29 @@ fi
 # then also without a "json" argument, which the .json extension carries
 # (system_profiler SPThunderboltDataType -json ->
 # system_profiler_SPThunderboltDataType.json).
+# underscored WORD: WORD with ' ' and '/' turned into '_', in $w.
+underscored() {
+  w= rest=$1
+  while [ -n "$rest" ]; do
+    c=${rest%"${rest#?}"}
+    rest=${rest#?}
+    case $c in ' ' | /) c=_ ;; esac
+    w=$w$c
+  done
+}
 raw=$tool
 plain=$tool
 nojson=$tool
 for a in "$@"; do
-  w=$(printf '%s' "$a" | tr ' /' '__')
+  underscored "$a"
   raw="${raw}_$w"
-  w=$(printf '%s' "$w" | sed 's/^-*//')
+  while :; do case $w in -*) w=${w#-} ;; *) break ;; esac; done
   plain="${plain}_$w"
   [ "$w" = json ] || nojson="${nojson}_$w"
 done
+
+# exit_with FILE: exit with the status FILE holds.
+exit_with() { read -r st <"$1"; exit "$st"; }
 
 answer() {  # answer NAME: print NAME's capture and exit with its status
   for ext in txt json; do
@@ -59,13 +77,13 @@ answer() {  # answer NAME: print NAME's capture and exit with its status
     if [ -f "$f" ]; then
       cat "$f"
       [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
-      if [ -f "$hostdir/outputs/$1.exit" ]; then exit "$(cat "$hostdir/outputs/$1.exit")"; fi
+      if [ -f "$hostdir/outputs/$1.exit" ]; then exit_with "$hostdir/outputs/$1.exit"; fi
       exit 0
     fi
   done
   if [ -f "$hostdir/outputs/$1.exit" ]; then
     [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
-    exit "$(cat "$hostdir/outputs/$1.exit")"
+    exit_with "$hostdir/outputs/$1.exit"
   fi
 }
 answer "$raw"
