@@ -20,7 +20,12 @@ sec() {
   n=$1; shift
   NAMES="$NAMES $n"
   if [ -n "$T" ]; then
-    ( "$@" </dev/null >"$T/$n.out" 2>/dev/null; echo $? >"$T/$n.st" ) &
+    # The whole section goes to its own file, so one `cat` prints them all.
+    (
+      printf '%s begin %s\n' "$B" "$n"
+      "$@" </dev/null 2>/dev/null
+      printf '\n%s end %s %s\n' "$B" "$n" "$?"
+    ) >"$T/$n" &
   else
     printf '%s begin %s\n' "$B" "$n"
     "$@" </dev/null 2>/dev/null
@@ -31,12 +36,8 @@ sec() {
 probe_finish() {
   [ -n "$T" ] || return 0
   wait
-  for n in $NAMES; do
-    printf '%s begin %s\n' "$B" "$n"
-    cat "$T/$n.out" 2>/dev/null
-    s=
-    read -r s <"$T/$n.st" 2>/dev/null || s=
-    printf '\n%s end %s %s\n' "$B" "$n" "${s:-255}"
-  done
+  set --
+  for n in $NAMES; do set -- "$@" "$T/$n"; done
+  cat "$@"
   rm -rf "$T"
 }
