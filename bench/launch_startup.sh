@@ -37,7 +37,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 run_distlaunch() {  # RANKS HOSTS
   t0=$(ms)
   "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- true \
-    > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
+    < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
   echo $(( $(ms) - t0 ))
 }
 run_mpirun() {  # RANKS HOSTS; prints "hung" when mpirun has not finished in 30 s
@@ -46,7 +46,7 @@ run_mpirun() {  # RANKS HOSTS; prints "hung" when mpirun has not finished in 30 
   rc=0
   timeout 30 mpirun --allow-run-as-root --oversubscribe --bind-to none \
     --hostfile "$WORK/mpihosts" -np "$1" --mca plm_rsh_args "-F $C/ssh_config" \
-    --mca oob_tcp_if_include "$net" --mca btl_tcp_if_include "$net" true > "$WORK/out" 2>&1 || rc=$?
+    --mca oob_tcp_if_include "$net" --mca btl_tcp_if_include "$net" true < /dev/null > "$WORK/out" 2>&1 || rc=$?
   if [ "$rc" = 124 ]; then echo hung; return; fi
   [ "$rc" = 0 ] || { cat "$WORK/out" >&2; exit 1; }
   echo $(( $(ms) - t0 ))
@@ -55,7 +55,7 @@ run_mpirun() {  # RANKS HOSTS; prints "hung" when mpirun has not finished in 30 
 echo "# distlaunch vs Open MPI mpirun: start to all ranks finished, command 'true'"
 echo "# $("$DL" --version) | $(mpirun --version 2>&1 | head -n 1) | $(ssh -V 2>&1)"
 echo "# hosts: scripts/testcluster.sh (one sshd per network namespace, this machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); medians of $REPEATS interleaved runs"
+echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); stdin /dev/null for both (as in a script); medians of $REPEATS interleaved runs"
 run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
 printf '%6s %6s %14s %12s %10s\n' ranks hosts distlaunch_ms mpirun_ms ratio
 for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
@@ -86,7 +86,7 @@ for combo in "8 4" "32 8"; do
     rm -f "$WORK/failed_at"
     "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- \
       sh -c "if [ \$MLX_RANK = 0 ]; then sleep 1; date +%s%N | cut -c1-13 > $WORK/failed_at; exit 1; fi; exec sleep 100" \
-      > "$WORK/out" 2>&1 && { echo "launch_startup.sh: error: the job should have failed" >&2; exit 1; }
+      < /dev/null > "$WORK/out" 2>&1 && { echo "launch_startup.sh: error: the job should have failed" >&2; exit 1; }
     end=$(ms)
     echo $(( end - $(cat "$WORK/failed_at") )) >> "$WORK/t"
     i=$((i + 1))
