@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "ack_now.hpp"
+
 namespace distkit::ssh::detail {
 
 using Clock = std::chrono::steady_clock;
@@ -21,6 +23,7 @@ inline bool wait_socket(LIBSSH2_SESSION* s, int sock, Clock::time_point deadline
   if (dirs & LIBSSH2_SESSION_BLOCK_INBOUND) events |= POLLIN;
   if (dirs & LIBSSH2_SESSION_BLOCK_OUTBOUND) events |= POLLOUT;
   if (events == 0) events = POLLIN;
+  if (events & POLLIN) ack_now(sock);
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return false;

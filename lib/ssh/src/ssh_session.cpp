@@ -10,6 +10,8 @@
 // channel).
 #include "ssh_session.hpp"
 
+#include "ack_now.hpp"
+
 #include <libssh2.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -441,6 +443,7 @@ void SessionCore::loop() {
     // the server going away) would keep it readable and spin this loop; the
     // next command reads them.
     bool watch_socket = dead_.empty() && !active_.empty();
+    if (watch_socket) ack_now(sock_);
     ::poll(fds, watch_socket ? 2 : 1, watch_socket ? poll_timeout_ms(progressed) : -1);
     char sink[256];
     while (::read(wake_r_.get(), sink, sizeof sink) > 0) {
