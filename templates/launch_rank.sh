@@ -63,10 +63,14 @@ stop_group() {
   kill -s KILL -- "-$pid" 2>/dev/null
   return 0
 }
+# The reader and the watchdog get KILL, not TERM: dash loses a TERM that
+# arrives before a new subshell has reset the traps it inherited from us,
+# and a rank that exits at once makes us send it that early. Neither helper
+# has anything to clean up.
 cleanup() {
   [ -n "$pid" ] && kill -s TERM -- "-$pid" 2>/dev/null
-  [ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null
-  [ -n "${wpid:-}" ] && kill "$wpid" 2>/dev/null
+  [ -n "${rpid:-}" ] && kill -s KILL "$rpid" 2>/dev/null
+  [ -n "${wpid:-}" ] && kill -s KILL "$wpid" 2>/dev/null
   rm -rf "$d"
 }
 trap cleanup EXIT

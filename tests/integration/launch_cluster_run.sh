@@ -1,6 +1,6 @@
 # 8 ranks on 4 test hosts: all run and exit 0, each on its host; stdin
-# reaches every rank; per-rank files are removed; output lines stay whole
-# under heavy concurrent output.
+# reaches every rank; per-rank files are removed, also when ranks exit at
+# once; output lines stay whole under heavy concurrent output.
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 4
 hosts=$(host_list 4)
@@ -22,6 +22,20 @@ for dir in $(sed -n 's/^\[[0-9]* h[0-9]*\] \(\/.*\)$/\1/p' "$WORK/out"); do
   done
 done
 [ "$(grep -c '^\[[0-9] h[0-9]\] /' "$WORK/out")" = 8 ] || fail "expected 8 temp dirs"
+
+# Ranks that exit at once (16 of them, 3 times): nothing on stderr, and no
+# temp dir is left or recreated afterwards (a wrapper helper that missed its
+# stop signal used to write into the removed dir and say it lost the launcher).
+for run in 1 2 3; do
+  dl --hosts "$hosts" -n 4 -- sh -c 'dirname "$DISTKIT_SECRET_FILE"' < /dev/null \
+    > "$WORK/fast" 2> "$WORK/fast.err"
+  [ ! -s "$WORK/fast.err" ] || { cat "$WORK/fast.err" >&2; fail "stderr from ranks that exit at once"; }
+  expect_eq "$(wc -l < "$WORK/fast" | tr -d ' ')" 16 "temp dirs printed"
+  sleep 0.5
+  while read -r dir; do
+    [ ! -e "$dir" ] || fail "$dir left behind by a rank that exited at once (run $run)"
+  done < "$WORK/fast"
+done
 
 # stdin is broadcast to every rank.
 printf 'first line\nsecond line\n' | dl --hosts "$hosts" -n 2 --tag-output -- sh -c 'cat; echo end' > "$WORK/stdin"
