@@ -95,6 +95,7 @@ Config config_from_environment() {
   c.small_bytes = static_cast<size_t>(
       env_number("DISTKIT_SMALL_BYTES", static_cast<long long>(c.small_bytes), 0, 1 << 30));
   c.max_stripes = static_cast<int>(env_number("DISTKIT_MAX_STRIPES", c.max_stripes, 1, 64));
+  c.spin = std::chrono::microseconds(env_number("DISTKIT_SPIN_US", c.spin.count(), 0, 10000));
   if (const char* beat = env("DISTKIT_HEARTBEAT_FILE")) c.heartbeat_file = beat;
   return c;
 }

@@ -2,6 +2,7 @@
 #include "transport/engine.hpp"
 
 #include <poll.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -155,9 +156,22 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
               peer);
 }
 
+// Polls `fds` without blocking until one is ready or `spin` has passed,
+// yielding the CPU between tries. Returns poll()'s result (0: none ready).
+int spin_poll(pollfd* fds, nfds_t k, std::chrono::microseconds spin) {
+  if (spin.count() <= 0) return 0;
+  auto until = Clock::now() + spin;
+  for (;;) {
+    int rc = poll(fds, k, 0);
+    if (rc != 0 || Clock::now() >= until) return rc;
+    sched_yield();
+  }
+}
+
 }  // namespace
 
-void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uint32_t context) {
+void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uint32_t context,
+                 std::chrono::microseconds spin) {
   mesh.check_usable();
   if (n > kMaxStreams) throw Error(ErrorCode::invalid_argument, "too many streams");
   Ctx c{mesh, plan, op, context};
@@ -193,7 +207,8 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         last_any + mesh.timeout() - Clock::now());
     if (left.count() <= 0) stall_failure(c, streams, n);
-    int rc = poll(fds, static_cast<nfds_t>(k), static_cast<int>(left.count()) + 1);
+    int rc = spin_poll(fds, static_cast<nfds_t>(k), spin);
+    if (rc == 0) rc = poll(fds, static_cast<nfds_t>(k), static_cast<int>(left.count()) + 1);
     if (rc < 0 && errno != EINTR)
       mesh.fail(ErrorCode::system, std::string("poll: ") + std::strerror(errno), -1);
     for (int j = 0; j < k; ++j)  // ready (or hung up/errored: the next I/O says which)

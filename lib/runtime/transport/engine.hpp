@@ -46,8 +46,11 @@ class Plan {
 };
 
 // Runs until every stream has moved all its frames. Throws Error (after
-// Mesh::fail) on any peer failure.
-void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uint32_t context);
+// Mesh::fail) on any peer failure. `spin`: how long to poll without
+// blocking (yielding between tries) before each blocking wait; for
+// latency-bound steps (Config::spin).
+void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uint32_t context,
+                 std::chrono::microseconds spin = std::chrono::microseconds(0));
 
 inline Stream make_stream(Conn& c, bool is_send, uint32_t count) {
   Stream s;

@@ -19,6 +19,7 @@ Mesh::Mesh(const Config& cfg)
       timeout_(cfg.timeout),
       chunk_bytes_(cfg.chunk_bytes),
       small_bytes_(cfg.small_bytes),
+      spin_(cfg.spin),
       heartbeat_file_(cfg.heartbeat_file) {
   for (const auto& eps : cfg.endpoints) {
     std::string h = eps.empty() ? "?" : eps[0].host;

@@ -36,6 +36,7 @@ class Mesh {
   std::chrono::milliseconds timeout() const { return timeout_; }
   size_t chunk_bytes() const { return chunk_bytes_; }
   size_t small_bytes() const { return small_bytes_; }
+  std::chrono::microseconds spin() const { return spin_; }
 
   // Striped connections to world rank `peer` (empty for ourselves).
   std::vector<Conn>& stripes(int peer) { return stripes_[static_cast<size_t>(peer)]; }
@@ -63,6 +64,7 @@ class Mesh {
   std::vector<std::string> hosts_;
   std::chrono::milliseconds timeout_;
   size_t chunk_bytes_, small_bytes_;
+  std::chrono::microseconds spin_;
   std::string failure_;
   int failed_peer_ = -1;
   std::vector<std::vector<unsigned char>> staging_;

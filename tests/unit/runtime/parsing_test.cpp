@@ -104,6 +104,12 @@ TEST_CASE("without a secret file the environment config demands DISTKIT_INSECURE
   CHECK(c.rank == 1);
   CHECK(c.size() == 2);
   CHECK(c.insecure);
+  CHECK(c.spin == std::chrono::microseconds(20));
+  setenv("DISTKIT_SPIN_US", "0", 1);
+  CHECK(config_from_environment().spin == std::chrono::microseconds(0));
+  setenv("DISTKIT_SPIN_US", "20000", 1);
+  CHECK_THROWS_AS(config_from_environment(), Error);  // above the 10 ms bound
+  unsetenv("DISTKIT_SPIN_US");
   setenv("MLX_RANK", "2", 1);
   CHECK_THROWS_AS(config_from_environment(), Error);
   unsetenv("MLX_HOSTFILE");

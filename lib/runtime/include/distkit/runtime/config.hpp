@@ -39,6 +39,12 @@ struct Config {
   // doubling, larger ones the bidirectional ring (crossover measured with
   // bench/runtime_switch_point.sh: ~64 KiB at 2 ranks, ~128 KiB at 4).
   size_t small_bytes = 64 * 1024;
+  // Before blocking in poll(), a latency-bound step (every transfer at most
+  // 64 KiB) polls without blocking, yielding the CPU between tries, for up
+  // to this long: a wake-up from poll() costs several microseconds, which is
+  // most of an 8-byte all-reduce. The yield keeps ranks that share a core
+  // from starving each other (SPEC section 8). 0 turns it off.
+  std::chrono::microseconds spin{20};
   // When set, touched (created if missing) at start-up and whenever a
   // call completes, at most once a second: distlaunch reports a rank whose
   // file goes stale as stalled (DISTKIT_HEARTBEAT_FILE, --stall-timeout).
@@ -57,8 +63,8 @@ std::string decode_secret_hex(std::string_view text, const std::string& origin);
 
 // Builds a Config from MLX_RANK, MLX_HOSTFILE, DISTKIT_SECRET_FILE,
 // DISTKIT_INSECURE, DISTKIT_TIMEOUT_MS, DISTKIT_CONNECT_TIMEOUT_MS,
-// DISTKIT_CHUNK_BYTES, DISTKIT_SMALL_BYTES, DISTKIT_HEARTBEAT_FILE. Throws Error(config) with a
-// remedy when something is missing or malformed.
+// DISTKIT_CHUNK_BYTES, DISTKIT_SMALL_BYTES, DISTKIT_SPIN_US, DISTKIT_HEARTBEAT_FILE.
+// Throws Error(config) with a remedy when something is missing or malformed.
 Config config_from_environment();
 
 }  // namespace distkit::rt
