@@ -49,9 +49,7 @@ on() { local k=$1; shift; "$TC" exec "$CL" "$k" -- "$@"; }
 run_distkit() {  # N MIN MAX ITERS WARMUP
   local n=$1 hf=$OUT/hostfile.$1.json i
   port=$((port + n))
-  { printf '['; for ((i = 0; i < n; i++)); do
-      printf '%s["%s:%d"]' "$([ $i -gt 0 ] && echo ,)" "${ADDR[$i]}" $((port + i)); done
-    printf ']\n'; } > "$hf"
+  sh "$SRC/scripts/testcluster/ring_hostfile.sh" "$n" "$port" < "$CL/addrs" > "$hf"
   for ((i = 1; i < n; i++)); do
     on $((i + 1)) env MLX_RANK=$i MLX_HOSTFILE="$hf" DISTKIT_SECRET_FILE="$OUT/secret" \
       "$BUILD/apps/distbench" -b "$2" -e "$3" -f 4 -n "$4" -w "$5" >/dev/null &

@@ -19,15 +19,10 @@ cluster_extra_cleanup() { kill_ranks; }
 
 # After cluster_up N: WORK/hostfile.json (one rank per host) and WORK/secret.
 cluster_after_up() {
-  port=$((30000 + $$ % 20000))
-  sep=""
-  printf '[' > "$WORK/hostfile.json"
-  while read -r addr; do
-    printf '%s["%s:%d"]' "$sep" "$addr" "$port" >> "$WORK/hostfile.json"
-    sep=", "
-    port=$((port + 1))
-  done < "$CL/addrs"
-  printf ']\n' >> "$WORK/hostfile.json"
+  # Ports inside the hosts' own network namespaces: no clash with the
+  # machine's or other clusters' ports.
+  sh "$SRC/scripts/testcluster/ring_hostfile.sh" "$(wc -l < "$CL/addrs")" $((30000 + $$ % 20000)) \
+    < "$CL/addrs" > "$WORK/hostfile.json"
   head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$WORK/secret"
   chmod 600 "$WORK/secret"
 }
