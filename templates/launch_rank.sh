@@ -27,7 +27,9 @@ say() { printf 'distlaunch: rank %s on %s: %s\n' "$rank" "$me" "$1" >&2; }
 # that share /tmp but not PIDs (containers, test hosts of the same name)
 # must never take each other's live ranks for dead ones.
 owner=$me
-ns=$(readlink /proc/self/ns/pid 2>/dev/null) && [ -n "$ns" ] && owner="$me/$ns"
+if [ -e /proc/self/ns/pid ]; then  # no fork for it where there is no /proc (macOS)
+  ns=$(readlink /proc/self/ns/pid 2>/dev/null) && [ -n "$ns" ] && owner="$me/$ns"
+fi
 for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
   [ -f "$o" ] || continue
   read -r oh op <"$o" 2>/dev/null || continue
