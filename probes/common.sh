@@ -15,21 +15,22 @@ probe_start() {
   NAMES=
   printf 'distkit-probe 1 %s\n' "$B"
 }
-# sec NAME COMMAND...: one section.
+# section NAME COMMAND...: the begin line, the command's stdout, and the end
+# line with its exit status.
+section() {
+  sn=$1; shift
+  printf '%s begin %s\n' "$B" "$sn"
+  "$@" </dev/null 2>/dev/null
+  printf '\n%s end %s %s\n' "$B" "$sn" "$?"
+}
+# sec NAME COMMAND...: one section, in the background into its own file
+# (so one `cat` prints them all) when there is a temp dir.
 sec() {
-  n=$1; shift
-  NAMES="$NAMES $n"
+  NAMES="$NAMES $1"
   if [ -n "$T" ]; then
-    # The whole section goes to its own file, so one `cat` prints them all.
-    (
-      printf '%s begin %s\n' "$B" "$n"
-      "$@" </dev/null 2>/dev/null
-      printf '\n%s end %s %s\n' "$B" "$n" "$?"
-    ) >"$T/$n" &
+    section "$@" >"$T/$1" &
   else
-    printf '%s begin %s\n' "$B" "$n"
-    "$@" </dev/null 2>/dev/null
-    printf '\n%s end %s %s\n' "$B" "$n" "$?"
+    section "$@"
   fi
 }
 # probe_finish: waits for the parallel sections and prints them in order.
