@@ -10,8 +10,6 @@
 // channel).
 #include "ssh_session.hpp"
 
-#include "ack_now.hpp"
-
 #include <libssh2.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -24,6 +22,7 @@
 #include <mutex>
 #include <vector>
 
+#include "ack_now.hpp"
 #include "auth.hpp"
 #include "connect_failure.hpp"
 #include "distkit/util/shell_quote.hpp"
