@@ -68,6 +68,13 @@ TEST_CASE("a malformed ring hostfile is refused with the offset", "[runtime]") {
   CHECK(config_error("[[\"a:1\"]] x") ==
         "hf.json: trailing characters at offset 10; expected [[\"ip:port\", ...], ...] (one list "
         "per rank)");
+  // Found by fuzzing: a 290-character host with colons was accepted, but
+  // written back bracketed it no longer fit the 300-character string limit.
+  CHECK(config_error("[[\"" + std::string(256, 'h') + ":1\"]]") ==
+        "hf.json: host longer than 255 characters at offset 262; expected [[\"ip:port\", ...], "
+        "...] (one list per rank)");
+  CHECK(parse_ring_hostfile("[[\"[" + std::string(255, 'h') + "]:1\"]]", "x")[0][0].host.size() ==
+        255);
   CHECK(config_error("[[\"nohost\"]]") != "");
   CHECK(config_error("[[\"a:1\"") != "");
 }
