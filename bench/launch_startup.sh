@@ -4,6 +4,10 @@
 # Open MPI's mpirun (Debian openmpi-bin, ssh launcher) doing the same job on
 # the same hosts in the same run, interleaved; then the time from one rank's
 # failure to distlaunch's exit (every other rank's process group gone).
+# A third column is the floor of the design, measured in the same run: the
+# same connections and one SSH channel per rank running `true` directly
+# (tests/unit/ssh/ssh_tool, no wrapper, no preflight), i.e. the least any
+# launcher that gives each rank its own channel has to do.
 #
 # Usage: bench/launch_startup.sh BUILD_DIR [REPEATS]   (root, Linux; default 5)
 # Prints a `#` preamble, one row per (ranks, hosts) with medians in ms and the
@@ -15,8 +19,10 @@ BUILD=${1:?usage: launch_startup.sh BUILD_DIR [REPEATS]}
 REPEATS=${2:-5}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 DL="$BUILD/apps/distlaunch"
+TOOL="$BUILD/tests/unit/ssh/ssh_tool"
 CLUSTER="$SRC/scripts/testcluster.sh"
 [ -x "$DL" ] || { echo "launch_startup.sh: error: $DL not built; build target distlaunch" >&2; exit 1; }
+[ -x "$TOOL" ] || { echo "launch_startup.sh: error: $TOOL not built; build target ssh_tool" >&2; exit 1; }
 command -v mpirun >/dev/null 2>&1 ||
   { echo "launch_startup.sh: error: mpirun missing; run scripts/install-deps.sh --bench" >&2; exit 1; }
 
@@ -40,6 +46,15 @@ run_distlaunch() {  # RANKS HOSTS
     < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
   echo $(( $(ms) - t0 ))
 }
+# RANKS HOSTS: the host list with each host repeated once per rank (ssh_tool
+# runs one channel per entry; duplicates share their host's connection).
+rank_hosts() { i=0; while [ $i -lt "$1" ]; do echo "h$((i * $2 / $1 + 1))"; i=$((i + 1)); done | paste -sd, -; }
+run_floor() {  # RANKS HOSTS
+  t0=$(ms)
+  "$TOOL" --ssh-config "$C/ssh_config" --max-channels "$(($1 / $2 + 1))" --hosts "$(rank_hosts "$1" "$2")" \
+    -- true < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
+  echo $(( $(ms) - t0 ))
+}
 run_mpirun() {  # RANKS HOSTS; prints "hung" when mpirun has not finished in 30 s
   seq 1 "$2" | sed "s/^\(.*\)\$/h\1 slots=$(($1 / $2))/" > "$WORK/mpihosts"
   t0=$(ms)
@@ -57,21 +72,23 @@ echo "# $("$DL" --version) | $(mpirun --version 2>&1 | head -n 1) | $(ssh -V 2>&
 echo "# hosts: scripts/testcluster.sh (one sshd per network namespace, this machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); stdin /dev/null for both (as in a script); medians of $REPEATS interleaved runs"
 run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
-printf '%6s %6s %14s %12s %10s\n' ranks hosts distlaunch_ms mpirun_ms ratio
+printf '%6s %6s %14s %12s %10s %10s %12s\n' ranks hosts distlaunch_ms mpirun_ms ratio floor_ms floor_ratio
 for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
   set -- $combo
-  : > "$WORK/d"; : > "$WORK/m"
+  : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"
   i=0
   while [ $i -lt "$REPEATS" ]; do
     run_distlaunch "$1" "$2" >> "$WORK/d"
+    run_floor "$1" "$2" >> "$WORK/f"
     run_mpirun "$1" "$2" >> "$WORK/m"
     grep -q hung "$WORK/m" && break  # do not wait 30 s again
     i=$((i + 1))
   done
-  d=$(median < "$WORK/d")
-  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; else
-    m=$(median < "$WORK/m"); ratio=$(awk -v a="$d" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
-  printf '%6s %6s %14s %12s %10s\n' "$1" "$2" "$d" "$m" "$ratio"
+  d=$(median < "$WORK/d"); f=$(median < "$WORK/f")
+  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; fratio="-"; else
+    m=$(median < "$WORK/m"); ratio=$(awk -v a="$d" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
+    fratio=$(awk -v a="$f" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
+  printf '%6s %6s %14s %12s %10s %10s %12s\n' "$1" "$2" "$d" "$m" "$ratio" "$f" "$fratio"
 done
 
 # Failure to teardown: rank 0 records the time and exits 1 while the others

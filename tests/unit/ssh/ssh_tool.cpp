@@ -35,7 +35,7 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "ssh_tool: error: " << why
             << "\nusage: ssh_tool [--ssh-config F] [--accept-new] [--connect-timeout MS]"
-               " [--keepalive MS] [--fanout N] [--timeout MS] [--repeat K] [--pause-ms MS]"
+               " [--keepalive MS] [--fanout N] [--max-channels N] [--timeout MS] [--repeat K] [--pause-ms MS]"
                " [--stdin TEXT]"
                " [--verbose] (--hosts a,b,c | --hostfile FILE) -- COMMAND\n";
   std::exit(2);
@@ -59,6 +59,8 @@ Args parse(int argc, char** argv) {
       a.connect.keepalive_interval = std::chrono::milliseconds(std::stoi(value()));
     else if (s == "--fanout")
       a.connect.fanout = std::stoi(value());
+    else if (s == "--max-channels")
+      a.connect.max_channels_per_host = std::stoi(value());
     else if (s == "--timeout")
       a.timeout = std::chrono::milliseconds(std::stoi(value()));
     else if (s == "--pause-ms")
