@@ -14,7 +14,8 @@ fi
 if [ -n "$cwd" ]; then
   if [ -d "$cwd" ] && cd "$cwd" 2>/dev/null; then
     echo cwd=ok
-    g=$(git rev-parse HEAD 2>/dev/null) && echo "git=$g"
+    # The commit goes into the run manifest only (--record, --log-dir).
+    if [ {{git}} = 1 ]; then g=$(git rev-parse HEAD 2>/dev/null) && echo "git=$g"; fi
   else
     echo cwd=missing
   fi
@@ -30,12 +31,22 @@ if [ -n "$python" ]; then
 fi
 if [ -n "$ports" ]; then
   if command -v perl >/dev/null 2>&1; then
+    # Built-ins only: loading the Socket module costs perl ~9 ms, eight
+    # times its start. PF_INET (2) and SOCK_STREAM (1) are the same on
+    # Linux and the BSDs (macOS); the socket option numbers and the
+    # sockaddr_in layout (BSD: a length byte first) are not. Other systems
+    # take the module.
     # shellcheck disable=SC2086
-    perl -MSocket -e 'my @busy;
+    perl -e 'my @busy;
+      my $os = $^O eq "linux" ? "linux" : $^O =~ /darwin|bsd/ ? "bsd" : "";
+      my ($sol, $reuse) = $os eq "linux" ? (1, 2) : (0xffff, 4);
+      if ($os eq "") { require Socket; ($sol, $reuse) = (Socket::SOL_SOCKET(), Socket::SO_REUSEADDR()) }
       for my $p (@ARGV) {
-        socket(my $s, PF_INET, SOCK_STREAM, 0) or next;
-        setsockopt($s, SOL_SOCKET, SO_REUSEADDR, 1);
-        bind($s, sockaddr_in($p, INADDR_ANY)) or push @busy, $p;
+        my $sa = $os eq "linux" ? pack("S n x12", 2, $p) : $os eq "bsd" ? pack("C C n x12", 16, 2, $p)
+                 : Socket::sockaddr_in($p, Socket::INADDR_ANY());
+        socket(my $s, 2, 1, 0) or next;
+        setsockopt($s, $sol, $reuse, pack("i", 1));
+        bind($s, $sa) or push @busy, $p;
         close $s;
       }
       print "busy=@busy\n" if @busy;' $ports </dev/null

@@ -88,7 +88,7 @@ void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport
 
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              bool cwd_required, bool check) {
+                              bool cwd_required, bool check, bool want_commit) {
   const std::string& cmd = plan.command.front();
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
@@ -97,6 +97,7 @@ PreflightReport run_preflight(const Plan& plan,
     std::string script = render_named("launch_preflight.sh",
                                       {{"cwd", plan.cwd.value_or("")},
                                        {"cmd", cmd},
+                                       {"git", want_commit ? "1" : "0"},
                                        {"python", is_python(cmd) ? cmd : ""},
                                        {"ports", local ? "" : ports_of(plan, plan.hosts[i])}},
                                       TemplateMode::shell);

@@ -172,7 +172,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
     mark_hosts(plan, {}, board);
     return {};
   }
-  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight);
+  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());

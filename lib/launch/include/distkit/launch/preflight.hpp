@@ -31,10 +31,11 @@ struct PreflightReport {
 
 // `executors` maps each of plan.hosts to its executor (same order). With
 // `check` false only the facts are gathered (for the manifest), no problem
-// is reported.
+// is reported. `want_commit`: also ask for the git commit of the working
+// directory (the manifest's; a program start per host otherwise saved).
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              bool cwd_required, bool check);
+                              bool cwd_required, bool check, bool want_commit);
 
 // The local ports the plan's ranks on this machine will listen on, that are
 // already taken (tries to bind each).
