@@ -8,6 +8,13 @@
 # "G <SIGNAL>" signal the group, "T" terminate (TERM, KILL after grace), "K".
 # The rank's own heartbeat: once it has created DISTKIT_HEARTBEAT_FILE, no
 # update (mtime) for stall_limit seconds is reported as a stall (0: off).
+{{exports|raw}}
+# Where the host has perl (every Mac, every Debian), the same wrapper in one
+# process (templates/launch_rank.pl): this sh one starts 6-8 programs per
+# rank, which on a many-rank host costs more than the SSH channel itself.
+if [ {{use_perl}} = 1 ] && command -v perl >/dev/null 2>&1; then
+  exec perl -e {{perl_code}} -- {{perl_args|raw}}
+fi
 rank={{rank}}
 stall_limit={{stall_limit}}
 grace_ticks={{grace_ticks}}
@@ -137,7 +144,6 @@ frame=
 export DISTKIT_SECRET_FILE="$d/secret"
 export DISTKIT_HEARTBEAT_FILE="$d/heartbeat"
 {{files|raw}}
-{{exports|raw}}
 if [ -n "$want_cwd" ] && ! cd "$want_cwd" 2>/dev/null; then
   if [ "$cwd_required" = 1 ]; then
     say "cannot cd to $want_cwd; create it there or fix --cwd"; exit 126
@@ -162,8 +168,10 @@ case $- in
        pid=$!; set +m ;;
   *) if command -v perl >/dev/null 2>&1; then
        (trap - HUP INT TERM PIPE
-        exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0);
-                      exec { $ARGV[0] } @ARGV or exit 127' {{command|raw}} <"$rin") &
+        exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0); my $who = shift;
+                      exec { $ARGV[0] } @ARGV;
+                      print STDERR "distlaunch: rank $who: cannot run $ARGV[0]: $!\n"; exit 127' \
+          "$rank on $me" {{command|raw}} <"$rin") &
      else
        (trap - HUP INT TERM PIPE; exec setsid {{command|raw}} <"$rin") &
      fi

@@ -7,7 +7,7 @@ cluster_up 4
 marker="sleep 94$$"
 "$DL" --ssh-config "$C/ssh_config" --timeout 60 --hosts "$(host_list 4)" -n 2 -- sh -c "$marker" 2>"$WORK/err" &
 pid=$!
-expect_eq "$(wait_procs "$marker" 40 10)" 40 "rank processes running (5 per rank)"
+expect_eq "$(wait_procs "$marker" $((8 * PER_RANK)) 10)" $((8 * PER_RANK)) "rank processes running ($PER_RANK per rank)"
 "$CLUSTER" cut "$C" 3
 start=$(now_ms)
 # The cut host's ranks are gone within the heartbeat limit (5 s) + grace.

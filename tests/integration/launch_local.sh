@@ -1,8 +1,9 @@
 # The local quick start without any sshd: 4 ranks from a hostfile naming
 # 127.0.0.1 greet, a failing rank's code comes back, nothing is left behind,
 # a port a rank needs that is taken here stops the job before it starts;
-# piped stdin reaches every rank, and with stdin /dev/null the ranks read
-# /dev/null themselves (no stdin FIFO in their temp dirs).
+# piped stdin reaches every rank through a pipe (FIFO), and with stdin
+# /dev/null the ranks read /dev/null themselves (no stdin FIFO in their
+# temp dirs).
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -12,13 +13,14 @@ h=$(hostname)
 for r in 0 1 2 3; do expect_line "$WORK/out" "[$r 127.0.0.1] hello from rank $r of 4 on $h"; done
 expect_eq "$(wc -l < "$WORK/out" | tr -d ' ')" 4 "output lines"
 
-lsdir='cat; ls "${DISTKIT_SECRET_FILE%/*}"'
+lsdir='cat; ls "${DISTKIT_SECRET_FILE%/*}"; [ -p /dev/stdin ] && echo stdin-pipe; [ -c /dev/stdin ] && echo stdin-null; :'
 printf 'typed\n' | "$DL" --hostfile "$WORK/hostfile.json" -n 2 -- sh -c "$lsdir" > "$WORK/out"
 expect_eq "$(grep -cx typed "$WORK/out")" 2 "ranks that read the piped line"
-expect_eq "$(grep -cx stdin "$WORK/out")" 2 "stdin FIFOs with piped stdin"
+expect_eq "$(grep -cx stdin-pipe "$WORK/out")" 2 "ranks reading a pipe with piped stdin"
 "$DL" --hostfile "$WORK/hostfile.json" -n 2 -- sh -c "$lsdir" < /dev/null > "$WORK/out"
 expect_eq "$(grep -cx secret "$WORK/out")" 2 "secret files"
 expect_eq "$(grep -cx stdin "$WORK/out" || true)" 0 "stdin FIFOs with stdin /dev/null"
+expect_eq "$(grep -cx stdin-null "$WORK/out")" 2 "ranks reading /dev/null"
 
 marker="sleep 9$$"
 rc=0

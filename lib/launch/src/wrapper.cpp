@@ -1,9 +1,12 @@
 // Rendering the rank wrapper from templates/: one line template per data file
-// and per exported variable, then the script around them. Every value goes
-// through shell_quote (template shell mode); keys are validated by the plan.
+// and per exported variable, then the sh script around them, which hands
+// over to the perl wrapper (its code and arguments as words) where the host
+// has perl. Every value goes through shell_quote (template shell mode); keys
+// are validated by the plan.
 #include "distkit/launch/wrapper.hpp"
 
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
 
 namespace distkit::launch {
@@ -26,6 +29,33 @@ std::string render_exports(const RankSpec& rank) {
   return out;
 }
 
+// The perl wrapper without its full-line comments (it travels once per rank).
+std::string perl_wrapper_code() {
+  std::string out;
+  for (auto line : split_lines(template_text("launch_rank.pl"))) {
+    auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    out.append(line);
+    out += '\n';
+  }
+  return out;
+}
+
+// The perl wrapper's arguments (see templates/launch_rank.pl).
+std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
+  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
+                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
+                                   f.at("cwd"),          f.at("cwd_required"),
+                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
+  for (const auto& file : rank.files) {
+    args.push_back(file.env);
+    args.push_back(file.name);
+    args.push_back(file.text());
+  }
+  args.insert(args.end(), plan.command.begin(), plan.command.end());
+  return shell_join(args);
+}
+
 }  // namespace
 
 std::string render_rank_script(const Plan& plan, const RankSpec& rank,
@@ -41,6 +71,9 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["files"] = render_files(rank);
   f["exports"] = render_exports(rank);
   f["command"] = shell_join(plan.command);
+  f["use_perl"] = settings.use_perl ? "1" : "0";
+  f["perl_code"] = perl_wrapper_code();
+  f["perl_args"] = perl_wrapper_args(plan, rank, f);
   return render_named("launch_rank.sh", f, TemplateMode::shell);
 }
 

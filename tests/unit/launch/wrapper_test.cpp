@@ -1,5 +1,5 @@
-// The rank wrapper on its own, under dash (/bin/sh here) and bash in POSIX
-// mode (macOS /bin/sh): the rank dies when the launcher's stream ends
+// The rank wrappers on their own, perl and sh (under dash, /bin/sh here,
+// and bash in POSIX mode, macOS /bin/sh): the rank dies when the launcher's stream ends
 // without the end marker, when heartbeats stop, and on the T/K frames;
 // start errors are clear.
 #include <unistd.h>
@@ -28,8 +28,15 @@ struct Started {
   std::shared_ptr<std::string> err = std::make_shared<std::string>();
 };
 
-// Runs the wrapper for rank 0 of `plan` under `shell`.
-Started start_wrapper(const std::string& shell, const Plan& plan, WrapperSettings ws) {
+// The wrappers under test: "perl" is the perl wrapper (started by /bin/sh,
+// here dash), "sh" and "bash --posix" the sh one (forced) under dash and
+// under bash in POSIX mode (macOS /bin/sh).
+const char* const kWrappers[] = {"perl", "sh", "bash --posix"};
+
+// Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
+Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws) {
+  ws.use_perl = variant == "perl";
+  const std::string shell = ws.use_perl ? "sh" : variant;
   static ssh::LocalExecutor local("localhost");
   auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
   Started s;
@@ -54,7 +61,7 @@ WrapperSettings fast() {
 
 TEST_CASE("the rank dies when the launcher's stream ends without the end marker",
           "[launch][wrapper]") {
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     INFO(shell);
     auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
     s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
@@ -70,7 +77,7 @@ TEST_CASE("the rank dies when the launcher's stream ends without the end marker"
 
 TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat limit",
           "[launch][wrapper]") {
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     INFO(shell);
     auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
     // Nothing sent and stdin kept open: a launcher gone silent before the start.
@@ -102,7 +109,7 @@ TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID na
   const char* old_tmpdir = std::getenv("TMPDIR");
   const std::string saved = old_tmpdir ? old_tmpdir : "";
   ::setenv("TMPDIR", tmp.c_str(), 1);
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     INFO(shell);
     owned("distlaunch.dead", me);
     owned("distlaunch.elsewhere", std::string(host) + "/pid:[1]");  // same name, other PIDs
@@ -138,7 +145,7 @@ TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID na
 }
 
 TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     INFO(shell);
     auto s = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
     s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
@@ -151,7 +158,7 @@ TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
 }
 
 TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     INFO(shell);
     auto t = start_wrapper(shell, test::local_plan(1, {"sleep", "30"}), fast());
     t.cmd->write_stdin(frame::secret("ab") + frame::terminate());
@@ -166,12 +173,12 @@ TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
   }
 }
 
-TEST_CASE("stdin reaches the rank through a FIFO, or the rank reads /dev/null when it gets none",
+TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/null when it gets none",
           "[launch][wrapper]") {
   // The rank copies its stdin to stderr, then lists its wrapper's temp dir.
   auto plan = test::local_plan(
       1, {"sh", "-c", "cat >&2; echo; ls \"${DISTKIT_SECRET_FILE%/*}\" >&2"});
-  for (std::string shell : {"sh", "bash --posix"}) {
+  for (std::string shell : kWrappers) {
     for (bool forwarded : {true, false}) {
       INFO(shell << (forwarded ? " forwarded" : " not forwarded"));
       auto ws = fast();
@@ -184,24 +191,35 @@ TEST_CASE("stdin reaches the rank through a FIFO, or the rank reads /dev/null wh
       REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
       CHECK(s.exit.get().exit_status == 0);
       CHECK((s.err->find("typed\n") != std::string::npos) == forwarded);
-      CHECK((s.err->find("\nstdin\n") != std::string::npos) == forwarded);
+      // The perl wrapper feeds a pipe: never a FIFO in the temp dir.
+      CHECK((s.err->find("\nstdin\n") != std::string::npos) == (forwarded && shell != "perl"));
       CHECK(s.err->find("\nsecret\n") != std::string::npos);
       s.cmd->close_stdin();
     }
   }
 }
 
-TEST_CASE("a missing --cwd is a clear error of the rank", "[launch][wrapper]") {
-  auto ws = fast();
-  ws.cwd = "/nonexistent/dir";
-  ws.cwd_required = true;
-  auto s = start_wrapper("sh", test::local_plan(1, {"true"}), ws);
-  s.cmd->write_stdin(frame::secret("ab"));
-  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
-  CHECK(s.exit.get().exit_status == 126);
-  CHECK(s.err->find(": cannot cd to /nonexistent/dir; create it there or fix --cwd\n") !=
-        std::string::npos);
-  s.cmd->close_stdin();
+TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
+  for (std::string variant : {"perl", "sh"}) {
+    INFO(variant);
+    auto ws = fast();
+    ws.cwd = "/nonexistent/dir";
+    ws.cwd_required = true;
+    auto s = start_wrapper(variant, test::local_plan(1, {"true"}), ws);
+    s.cmd->write_stdin(frame::secret("ab"));
+    REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 126);
+    CHECK(s.err->find(": cannot cd to /nonexistent/dir; create it there or fix --cwd\n") !=
+          std::string::npos);
+    s.cmd->close_stdin();
+    // A command that is not there: 127, as a shell says, naming it.
+    auto m = start_wrapper(variant, test::local_plan(1, {"distkit-no-such-command"}), fast());
+    m.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+    REQUIRE(m.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(m.exit.get().exit_status == 127);
+    CHECK(m.err->find("distkit-no-such-command") != std::string::npos);
+    m.cmd->close_stdin();
+  }
 }
 
 TEST_CASE("frames are one line each, data framed by its length", "[launch][wrapper]") {

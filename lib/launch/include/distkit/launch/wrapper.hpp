@@ -30,6 +30,9 @@ struct WrapperSettings {
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
+  // true: the perl wrapper (templates/launch_rank.pl) where the host has
+  // perl, the sh one elsewhere; false: always the sh one (its tests).
+  bool use_perl = true;
 };
 
 // The full sh script for one rank (pass it as the executor's command).
