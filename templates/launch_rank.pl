@@ -100,7 +100,10 @@ sub stop_group {
   kill('TERM', -$pid) or return;
   for (1 .. $grace_ticks) {
     reap();
-    return if gone();
+    return unless kill(0, -$pid);
+    # ps only once the rank itself is gone (members left may be zombies);
+    # the wait ends early on SIGCHLD, i.e. when the rank ends.
+    return if defined $status && gone();
     select(undef, undef, undef, 0.1);
   }
   kill('KILL', -$pid);

@@ -29,17 +29,23 @@ std::string render_exports(const RankSpec& rank) {
   return out;
 }
 
-// The perl wrapper without its full-line comments (it travels once per rank).
-std::string perl_wrapper_code() {
+// A template without its full-line comments and blank lines (and, for perl,
+// indentation): the wrapper travels in every rank's exec request, and its
+// size is paid by sshd, the login shell and sh or perl on every rank. Safe
+// for these two templates: no line of a multi-line string starts with '#'.
+// Applied to the template, never to rendered values.
+std::string strip_comments(std::string_view text, bool indentation) {
   std::string out;
-  for (auto line : split_lines(template_text("launch_rank.pl"))) {
+  for (auto line : split_lines(text)) {
     auto first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
-    out.append(line);
+    out.append(indentation ? line.substr(first) : line);
     out += '\n';
   }
   return out;
 }
+
+std::string perl_wrapper_code() { return strip_comments(template_text("launch_rank.pl"), true); }
 
 // The perl wrapper's arguments (see templates/launch_rank.pl).
 std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
@@ -74,7 +80,8 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["use_perl"] = settings.use_perl ? "1" : "0";
   f["perl_code"] = perl_wrapper_code();
   f["perl_args"] = perl_wrapper_args(plan, rank, f);
-  return render_named("launch_rank.sh", f, TemplateMode::shell);
+  return render_template(strip_comments(template_text("launch_rank.sh"), false), f,
+                         TemplateMode::shell);
 }
 
 namespace frame {
