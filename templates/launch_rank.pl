@@ -98,13 +98,17 @@ sub stop_group {
   return unless $pid;
   reap();
   kill('TERM', -$pid) or return;
-  for (1 .. $grace_ticks) {
+  my ($left, $wait) = ($grace_ticks * 0.1, 0.005);
+  while ($left > 0) {
     reap();
     return unless kill(0, -$pid);
-    # ps only once the rank itself is gone (members left may be zombies);
-    # the wait ends early on SIGCHLD, i.e. when the rank ends.
+    # ps only once the rank itself is gone (members left may be zombies).
     return if defined $status && gone();
-    select(undef, undef, undef, 0.1);
+    # SIGCHLD cuts the wait short, unless it came just before it: short
+    # waits first, so a rank that dies at once is not waited for long.
+    select(undef, undef, undef, $wait);
+    $left -= $wait;
+    $wait = $wait * 2 > 0.1 ? 0.1 : $wait * 2;
   }
   kill('KILL', -$pid);
 }
@@ -160,7 +164,7 @@ while (!defined $secret) {
     say_("no start frame from the launcher for ${hb_limit}s; giving up");
     finish(143);
   }
-  pump(0.25);
+  pump(0.05);
 }
 {
   my $old = umask(077);
@@ -211,6 +215,11 @@ print STDERR "\@\@distlaunch:pid $pid\n";
 if (open(my $p, '>', "$d/pid")) { print $p "$pid\n"; close $p }
 my $tick = time;
 my $close_after = 0;
+# The loop's wait: SIGCHLD ends it early, but perl runs handlers between
+# statements, so one that lands after reap() and before select() is seen
+# only when the wait ends. Short waits while the rank is young (one that
+# exits at once is common) and up to 0.25 s after that.
+my $wait = 0.005;
 while (1) {
   reap();
   last if defined $status;
@@ -250,7 +259,8 @@ while (1) {
       }
     }
   }
-  pump(0.25);
+  pump($wait);
+  $wait = $wait * 2 > 0.25 ? 0.25 : $wait * 2;
 }
 # The rank has ended or was stopped: whatever it left in its group is
 # stopped before we leave, and we exit as a shell would for it.
