@@ -18,7 +18,7 @@ my ($rank, $stall_limit, $grace_ticks, $hb_limit, $want_cwd, $cwd_required, $fwd
   splice(@ARGV, 0, 8);
 my @files = splice(@ARGV, 0, 3 * $nfiles);
 my @cmd = @ARGV;
-my ($pid, $status, $d, $wfh, $stall, $hb_mtime) = (0, undef, '', undef, 0, -1);
+my ($pid, $status, $d, $wfh, $stalled, $hb_mtime) = (0, undef, '', undef, 0, -1);
 my ($in, $out, $eof, $signalled, $last_frame) = ('', '', 0, 0, time);
 my $me = '';
 if (open(my $h, '<', '/proc/sys/kernel/hostname')) { $me = <$h>; close $h }
@@ -249,13 +249,18 @@ while (1) {
     }
     # The rank's own heartbeat: once it has created the file, no update for
     # stall_limit seconds is reported as a stall (not stopped).
+    # Measured from the file's mtime (whole seconds, the same clock as
+    # time), so the report does not depend on when we happened to look.
     my $mt = (stat("$d/heartbeat"))[9];
     if ($stall_limit > 0 && defined $mt) {
-      if ($mt != $hb_mtime) {
-        say_("heartbeat resumed after ${stall}s") if $stall >= $stall_limit;
-        ($hb_mtime, $stall) = ($mt, 0);
-      } elsif (++$stall == $stall_limit) {
-        say_("stalled: no heartbeat for ${stall}s (DISTKIT_HEARTBEAT_FILE not updated)");
+      if ($stalled && $mt != $hb_mtime) {
+        say_('heartbeat resumed after ' . ($mt - $hb_mtime) . 's');
+        $stalled = 0;
+      }
+      $hb_mtime = $mt;
+      if (!$stalled && time - $mt > $stall_limit) {
+        say_("stalled: no heartbeat for ${stall_limit}s (DISTKIT_HEARTBEAT_FILE not updated)");
+        $stalled = 1;
       }
     }
   }
