@@ -117,7 +117,9 @@ sub stop_group {
 sub pump {
   my ($wait) = @_;
   my ($rin, $win) = ('', '');
-  vec($rin, 0, 1) = 1 unless $eof;
+  # Backpressure: with 1 MiB queued for a rank that is not reading, stop
+  # reading frames (the SSH window then holds the launcher back).
+  vec($rin, 0, 1) = 1 unless $eof || length($out) > 1048576;
   vec($win, fileno($wfh), 1) = 1 if $wfh && $out ne '';
   my $n = select(my $r = $rin, my $w = $win, undef, $wait);
   return if $n <= 0;
@@ -242,6 +244,8 @@ while (1) {
   }
   if (time != $tick) {
     $tick = time;
+    # Heartbeats queue behind stdin data we are not reading: no miss then.
+    $last_frame = time if length($out) > 1048576;
     if (time - $last_frame >= $hb_limit + 1) {
       say_("no heartbeat from the launcher for ${hb_limit}s; stopping the rank");
       stop_group();

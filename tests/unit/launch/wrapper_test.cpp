@@ -199,6 +199,32 @@ TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/n
   }
 }
 
+TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not stopped meanwhile",
+          "[launch][wrapper]") {
+  // 3 MiB queued while the rank sleeps past the heartbeat limit: the wrapper
+  // must hold back (not buffer it all, not take the queued heartbeats for
+  // missing ones) and deliver every byte once the rank reads.
+  auto plan = test::local_plan(1, {"sh", "-c", "sleep 3; wc -c >&2"});
+  for (std::string variant : {"perl", "sh"}) {
+    INFO(variant);
+    auto s = start_wrapper(variant, plan, fast());
+    s.cmd->write_stdin(frame::secret("ab"));
+    const std::string chunk(65536, 'x');
+    for (int i = 0; i < 48; ++i) s.cmd->write_stdin(frame::data(chunk));
+    s.cmd->write_stdin(frame::end_of_input());
+    std::future_status st = std::future_status::timeout;
+    for (int i = 0; i < 40 && st != std::future_status::ready; ++i) {
+      s.cmd->write_stdin(frame::heartbeat());
+      st = s.exit.wait_for(milliseconds(250));
+    }
+    REQUIRE(st == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 0);
+    CHECK(s.err->find("3145728") != std::string::npos);
+    CHECK(s.err->find("stopping the rank") == std::string::npos);
+    s.cmd->close_stdin();
+  }
+}
+
 TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
   for (std::string variant : {"perl", "sh"}) {
     INFO(variant);
