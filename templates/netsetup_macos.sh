@@ -22,6 +22,10 @@ ns_addr() {
   else failed "address $2/$3 on $1"; fi
 }
 route_dev() { route -n get "$1" 2>/dev/null | sed -n 's/^ *interface: *//p' | sed -n 1p; }
+# `change` is the fallback when a host route to the peer exists over
+# another interface. The plan already avoids every address and route the
+# hosts had when it was made, so that route is one the kernel cloned since
+# (an ARP entry); teardown deletes ours and the kernel clones again on use.
 ns_route() {
   if [ "$(route_dev "$2")" = "$1" ]; then same "route to $2 via $1"; return; fi
   if run route -n add -host "$2" -interface "$1" || run route -n change -host "$2" -interface "$1"; then
