@@ -1,1 +1,1 @@
-printf '%s\n' {{content}} >"$d/"{{name}} && export {{key|raw}}="$d/"{{name}}
+printf '%s\n' "$distkit_file_{{index|raw}}" >"$d/"{{name}} && export {{key|raw}}="$d/"{{name}}

@@ -13,11 +13,26 @@ namespace distkit::launch {
 
 namespace {
 
+// Data file contents go into shell variables once, before the wrapper is
+// chosen: the sh wrapper writes them from there and the perl one gets them
+// as arguments, so a large MLX_HOSTFILE is not sent twice (one sh -c
+// argument is limited to 128 KiB on Linux).
+std::string render_file_contents(const RankSpec& rank) {
+  std::string out;
+  for (size_t i = 0; i < rank.files.size(); ++i)
+    out += render_named("launch_file_content.sh",
+                        {{"index", std::to_string(i)}, {"content", rank.files[i].text()}},
+                        TemplateMode::shell);
+  return out;
+}
+
 std::string render_files(const RankSpec& rank) {
   std::string out;
-  for (const auto& f : rank.files)
+  for (size_t i = 0; i < rank.files.size(); ++i)
     out += render_named("launch_file.sh",
-                        {{"content", f.text()}, {"name", f.name}, {"key", f.env}},
+                        {{"index", std::to_string(i)},
+                         {"name", rank.files[i].name},
+                         {"key", rank.files[i].env}},
                         TemplateMode::shell);
   return out;
 }
@@ -53,13 +68,11 @@ std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const Temp
                                    f.at("grace_ticks"),  f.at("heartbeat_limit"),
                                    f.at("cwd"),          f.at("cwd_required"),
                                    f.at("stdin_fifo"),   std::to_string(rank.files.size())};
-  for (const auto& file : rank.files) {
-    args.push_back(file.env);
-    args.push_back(file.name);
-    args.push_back(file.text());
-  }
-  args.insert(args.end(), plan.command.begin(), plan.command.end());
-  return shell_join(args);
+  std::string out = shell_join(args);
+  for (size_t i = 0; i < rank.files.size(); ++i)  // contents from the variables
+    out += " " + shell_join({rank.files[i].env, rank.files[i].name}) + " \"$distkit_file_" +
+           std::to_string(i) + "\"";
+  return out + " " + shell_join(plan.command);
 }
 
 }  // namespace
@@ -75,6 +88,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["cwd_required"] = settings.cwd_required ? "1" : "0";
   f["stdin_fifo"] = settings.stdin_forwarded ? "1" : "0";
   f["files"] = render_files(rank);
+  f["file_contents"] = render_file_contents(rank);
   f["exports"] = render_exports(rank);
   f["command"] = shell_join(plan.command);
   f["use_perl"] = settings.use_perl ? "1" : "0";

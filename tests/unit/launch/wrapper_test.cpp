@@ -175,9 +175,12 @@ TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
 
 TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/null when it gets none",
           "[launch][wrapper]") {
-  // The rank copies its stdin to stderr, then lists its wrapper's temp dir.
-  auto plan = test::local_plan(
-      1, {"sh", "-c", "cat >&2; echo; ls \"${DISTKIT_SECRET_FILE%/*}\" >&2"});
+  // The rank copies its stdin to stderr, lists its wrapper's temp dir and
+  // prints its MLX_HOSTFILE (a data file both wrappers must write; a job
+  // of 2 ranks has one, rank 0 runs here).
+  auto plan = test::local_plan(2, {"sh", "-c",
+                                   "cat >&2; echo; ls \"${DISTKIT_SECRET_FILE%/*}\" >&2; "
+                                   "cat \"$MLX_HOSTFILE\" >&2"});
   for (std::string shell : kWrappers) {
     for (bool forwarded : {true, false}) {
       INFO(shell << (forwarded ? " forwarded" : " not forwarded"));
@@ -194,6 +197,7 @@ TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/n
       // The perl wrapper feeds a pipe: never a FIFO in the temp dir.
       CHECK((s.err->find("\nstdin\n") != std::string::npos) == (forwarded && shell != "perl"));
       CHECK(s.err->find("\nsecret\n") != std::string::npos);
+      CHECK(s.err->find("[[\"127.0.0.1:") != std::string::npos);
       s.cmd->close_stdin();
     }
   }

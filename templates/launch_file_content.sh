@@ -1,0 +1,1 @@
+distkit_file_{{index|raw}}={{content}}
