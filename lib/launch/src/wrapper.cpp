@@ -29,11 +29,10 @@ std::string render_file_contents(const RankSpec& rank) {
 std::string render_files(const RankSpec& rank) {
   std::string out;
   for (size_t i = 0; i < rank.files.size(); ++i)
-    out += render_named("launch_file.sh",
-                        {{"index", std::to_string(i)},
-                         {"name", rank.files[i].name},
-                         {"key", rank.files[i].env}},
-                        TemplateMode::shell);
+    out += render_named(
+        "launch_file.sh",
+        {{"index", std::to_string(i)}, {"name", rank.files[i].name}, {"key", rank.files[i].env}},
+        TemplateMode::shell);
   return out;
 }
 
@@ -60,14 +59,22 @@ std::string strip_comments(std::string_view text, bool indentation) {
   return out;
 }
 
-std::string perl_wrapper_code() { return strip_comments(template_text("launch_rank.pl"), true); }
+// Both wrappers stripped once per process, not once per rank.
+const std::string& perl_wrapper_code() {
+  static const std::string code = strip_comments(template_text("launch_rank.pl"), true);
+  return code;
+}
+
+const std::string& sh_wrapper_template() {
+  static const std::string text = strip_comments(template_text("launch_rank.sh"), false);
+  return text;
+}
 
 // The perl wrapper's arguments (see templates/launch_rank.pl).
 std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
-  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
-                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
-                                   f.at("cwd"),          f.at("cwd_required"),
-                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
+  std::vector<std::string> args = {
+      f.at("rank"), f.at("stall_limit"),  f.at("grace_ticks"), f.at("heartbeat_limit"),
+      f.at("cwd"),  f.at("cwd_required"), f.at("stdin_fifo"),  std::to_string(rank.files.size())};
   std::string out = shell_join(args);
   for (size_t i = 0; i < rank.files.size(); ++i)  // contents from the variables
     out += " " + shell_join({rank.files[i].env, rank.files[i].name}) + " \"$distkit_file_" +
@@ -94,8 +101,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["use_perl"] = settings.use_perl ? "1" : "0";
   f["perl_code"] = perl_wrapper_code();
   f["perl_args"] = perl_wrapper_args(plan, rank, f);
-  return render_template(strip_comments(template_text("launch_rank.sh"), false), f,
-                         TemplateMode::shell);
+  return render_template(sh_wrapper_template(), f, TemplateMode::shell);
 }
 
 namespace frame {
