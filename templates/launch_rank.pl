@@ -214,7 +214,6 @@ if ($pid == 0) {
 setpgrp($pid, $pid);
 close $rfh if $rfh;
 print STDERR "\@\@distlaunch:pid $pid\n";
-if (open(my $p, '>', "$d/pid")) { print $p "$pid\n"; close $p }
 my $tick = time;
 my $close_after = 0;
 # The loop's wait: SIGCHLD ends it early, but perl runs handlers between
