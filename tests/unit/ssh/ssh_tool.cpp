@@ -35,7 +35,8 @@ struct Args {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "ssh_tool: error: " << why
             << "\nusage: ssh_tool [--ssh-config F] [--accept-new] [--connect-timeout MS]"
-               " [--keepalive MS] [--fanout N] [--max-channels N] [--timeout MS] [--repeat K] [--pause-ms MS]"
+               " [--keepalive MS] [--fanout N] [--max-channels N] [--timeout MS] [--repeat K] "
+               "[--pause-ms MS]"
                " [--stdin TEXT]"
                " [--verbose] (--hosts a,b,c | --hostfile FILE) -- COMMAND\n";
   std::exit(2);
