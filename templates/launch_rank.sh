@@ -55,9 +55,13 @@ gone() {
 }
 # setsid(1) and perl make the group only after their exec: a signal sent
 # before that would miss it, so wait for the group while the rank lives
-# (only when signalling: most ranks are never signalled).
+# (only when signalling: most ranks are never signalled). With job control
+# the group exists at the fork, but bash drops a TERM that reaches its new
+# subshell before it has reset our traps (1 in 20 in a tight loop): the
+# child marks "armed" once its traps are default.
 await_group() {
-  while ! kill -s 0 -- "-$pid" 2>/dev/null && kill -s 0 "$pid" 2>/dev/null; do
+  while { ! kill -s 0 -- "-$pid" 2>/dev/null || [ ! -e "$d/armed" ]; } &&
+    kill -s 0 "$pid" 2>/dev/null; do
     sleep 0.01 </dev/null >/dev/null 2>&1 || sleep 1 </dev/null >/dev/null 2>&1
   done
 }
@@ -165,16 +169,16 @@ fi
 # reader is up): a TERM arriving then must kill it, not run a trap of ours.
 set -m 2>/dev/null
 case $- in
-  *m*) (trap - HUP INT TERM PIPE; exec {{command|raw}} <"$rin") &
+  *m*) (trap - HUP INT TERM PIPE; : >"$d/armed"; exec {{command|raw}} <"$rin") &
        pid=$!; set +m ;;
   *) if command -v perl >/dev/null 2>&1; then
-       (trap - HUP INT TERM PIPE
+       (trap - HUP INT TERM PIPE; : >"$d/armed"
         exec perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; setpgrp(0, 0); my $who = shift;
                       exec { $ARGV[0] } @ARGV;
                       print STDERR "distlaunch: rank $who: cannot run $ARGV[0]: $!\n"; exit 127' \
           "$rank on $me" {{command|raw}} <"$rin") &
      else
-       (trap - HUP INT TERM PIPE; exec setsid {{command|raw}} <"$rin") &
+       (trap - HUP INT TERM PIPE; : >"$d/armed"; exec setsid {{command|raw}} <"$rin") &
      fi
      pid=$! ;;
 esac
