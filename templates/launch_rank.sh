@@ -10,6 +10,7 @@
 # update (mtime) for stall_limit seconds is reported as a stall (0: off).
 {{exports|raw}}
 {{file_contents|raw}}
+{{helper|raw}}
 # Where the host has perl (every Mac, every Debian), the same wrapper in one
 # process (templates/launch_rank.pl): this sh one starts 6-8 programs per
 # rank, which on a many-rank host costs more than the SSH channel itself.

@@ -1,7 +1,8 @@
 # Install rules and packaging: what `cmake --install build --prefix P` puts
 # where, so distkit lands in the standard places under any prefix (/usr,
 # /usr/local, a Homebrew keg, a throwaway test prefix):
-#   bin/                       distconfig distlaunch distbench distaccept (apps/CMakeLists.txt)
+#   bin/                       distconfig distlaunch distbench distaccept, and
+#                              distlaunch-rank (the compiled rank wrapper) (apps/CMakeLists.txt)
 #   lib/                       libdistkit (the collective runtime)
 #   include/distkit/           the runtime's public headers (C and C++)
 #   lib/cmake/distkit/         find_package(distkit) -> distkit::runtime

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -18,6 +19,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/progress.hpp"
+#include "distkit/util/self_path.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
@@ -27,9 +29,10 @@ namespace {
 // stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
 // read EOF at once, so they get /dev/null themselves and no stdin FIFO.
 bool is_null_device(int fd) {
-  struct stat in {}, null {};
-  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 &&
-         S_ISCHR(in.st_mode) && in.st_rdev == null.st_rdev;
+  struct stat in {
+  }, null{};
+  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(in.st_mode) &&
+         in.st_rdev == null.st_rdev;
 }
 
 struct Hosts {
@@ -87,11 +90,30 @@ AddressResolver make_resolver(const LaunchOptions& o) {
   };
 }
 
+// Where to look for distlaunch-rank on the hosts (see LaunchOptions). A lab
+// installs distkit the same way on every host, so the directory of this
+// distlaunch is a good guess; Homebrew's bin is not on a Mac's PATH over SSH.
+std::vector<std::string> rank_helper_candidates(const std::optional<std::string>& option) {
+  if (option) {
+    if (*option == "none") return {};
+    if (option->empty() || option->find('\n') != std::string::npos)
+      throw UsageError("--rank-helper", "empty or multi-line path",
+                       "give the path of distlaunch-rank on the hosts, or none");
+    return {*option};
+  }
+  std::vector<std::string> c = {"distlaunch-rank"};
+  if (auto dir = executable_dir()) c.push_back(*dir + "/distlaunch-rank");
+  for (const char* p : {"/opt/homebrew/bin/distlaunch-rank", "/usr/local/bin/distlaunch-rank"})
+    if (std::find(c.begin(), c.end(), p) == c.end()) c.push_back(p);
+  return c;
+}
+
 WrapperSettings wrapper_settings(const LaunchOptions& o) {
   WrapperSettings w;
   w.grace = o.grace;
   w.heartbeat_limit = o.heartbeat_limit;
   w.stall_limit = o.stall_limit;
+  w.rank_helpers = rank_helper_candidates(o.rank_helper);
   if (o.cwd) {
     w.cwd = o.cwd;
     w.cwd_required = true;
@@ -105,10 +127,8 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
 
 // One executor per rank (ranks of a host share it). Prints every host that
 // failed (after the board is gone) and throws when any did.
-std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
-                                                          const LaunchOptions& o,
-                                                          const Services& s,
-                                                          ProgressBoard& board) {
+std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, const LaunchOptions& o,
+                                                          const Services& s, ProgressBoard& board) {
   ssh::ConnectOptions co;
   co.ssh_config = o.ssh_config;
   co.accept_new_host_keys = o.accept_new_host_keys;
@@ -129,10 +149,12 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
     board.set(i, failed ? HostState::failed : HostState::working, failed ? "unreachable" : "");
   }
   if (!conns.errors.empty()) board.finish();
-  for (const auto& e : conns.errors) std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
+  for (const auto& e : conns.errors)
+    std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
   if (!conns.errors.empty())
-    throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
-                                   std::to_string(plan.hosts.size()) + " host(s) unreachable",
+    throw RemoteError("hosts",
+                      std::to_string(conns.errors.size()) + " of " +
+                          std::to_string(plan.hosts.size()) + " host(s) unreachable",
                       "fix them or leave them out");
   std::map<std::string, std::shared_ptr<ssh::Executor>> by_name;
   for (size_t i = 0; i < plan.hosts.size(); ++i) by_name[plan.hosts[i]] = conns.executors[i];
@@ -178,9 +200,9 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   if (!report.failures.empty())
-    throw RemoteError("preflight", std::to_string(report.failures.size()) + " of " +
-                                       std::to_string(plan.hosts.size()) +
-                                       " host(s) failed during the checks",
+    throw RemoteError("preflight",
+                      std::to_string(report.failures.size()) + " of " +
+                          std::to_string(plan.hosts.size()) + " host(s) failed during the checks",
                       "check them, or leave them out");
   if (!report.problems.empty())
     throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",

@@ -1,8 +1,8 @@
 // Rendering the rank wrapper from templates/: one line template per data file
 // and per exported variable, then the sh script around them, which hands
-// over to the perl wrapper (its code and arguments as words) where the host
-// has perl. Every value goes through shell_quote (template shell mode); keys
-// are validated by the plan.
+// over to distlaunch-rank where the host has it, else to the perl wrapper
+// (its code and arguments as words) where the host has perl. Every value goes through shell_quote
+// (template shell mode); keys are validated by the plan.
 #include "distkit/launch/wrapper.hpp"
 
 #include "distkit/util/shell_quote.hpp"
@@ -82,6 +82,15 @@ std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const Temp
   return out + " " + shell_join(plan.command);
 }
 
+// The loop over distlaunch-rank candidates ("" when there are none); it
+// takes the perl wrapper's arguments.
+std::string render_helper(const WrapperSettings& settings, const std::string& args) {
+  if (settings.rank_helpers.empty()) return "";
+  static const std::string text = strip_comments(template_text("launch_rank_helper.sh"), false);
+  return render_template(text, {{"helpers", shell_join(settings.rank_helpers)}, {"args", args}},
+                         TemplateMode::shell);
+}
+
 }  // namespace
 
 std::string render_rank_script(const Plan& plan, const RankSpec& rank,
@@ -101,15 +110,20 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["use_perl"] = settings.use_perl ? "1" : "0";
   f["perl_code"] = perl_wrapper_code();
   f["perl_args"] = perl_wrapper_args(plan, rank, f);
+  f["helper"] = render_helper(settings, f.at("perl_args"));
   return render_template(sh_wrapper_template(), f, TemplateMode::shell);
 }
 
 namespace frame {
-std::string secret(std::string_view hex) { return "S " + std::string(hex) + "\n"; }
+std::string secret(std::string_view hex) {
+  return "S " + std::string(hex) + "\n";
+}
 std::string data(std::string_view bytes) {
   return "D " + std::to_string(bytes.size()) + "\n" + std::string(bytes);
 }
-std::string signal(std::string_view name) { return "G " + std::string(name) + "\n"; }
+std::string signal(std::string_view name) {
+  return "G " + std::string(name) + "\n";
+}
 }  // namespace frame
 
 }  // namespace distkit::launch

@@ -2,6 +2,7 @@
 // and bash in POSIX mode, macOS /bin/sh): the rank dies when the launcher's stream ends
 // without the end marker, when heartbeats stop, and on the T/K frames;
 // start errors are clear.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,15 +29,18 @@ struct Started {
   std::shared_ptr<std::string> err = std::make_shared<std::string>();
 };
 
-// The wrappers under test: "perl" is the perl wrapper (started by /bin/sh,
-// here dash), "sh" and "bash --posix" the sh one (forced) under dash and
-// under bash in POSIX mode (macOS /bin/sh).
-const char* const kWrappers[] = {"perl", "sh", "bash --posix"};
+// The wrappers under test: "helper" is the compiled one (distlaunch-rank,
+// started by /bin/sh), "perl" the perl wrapper (started by /bin/sh, here
+// dash), "sh" and "bash --posix" the sh one (forced) under dash and under
+// bash in POSIX mode (macOS /bin/sh).
+const char* const kWrappers[] = {"helper", "perl", "sh", "bash --posix"};
 
 // Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
 Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws) {
   ws.use_perl = variant == "perl";
-  const std::string shell = ws.use_perl ? "sh" : variant;
+  if (variant == "helper")
+    ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
+  const std::string shell = ws.use_perl || variant == "helper" ? "sh" : variant;
   static ssh::LocalExecutor local("localhost");
   auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
   Started s;
@@ -85,9 +89,8 @@ TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat l
     REQUIRE(s.exit.wait_for(seconds(6)) == std::future_status::ready);
     CHECK(s.exit.get().exit_status == 143);
     CHECK(steady_clock::now() - t0 >= milliseconds(1500));
-    if (shell == "perl")  // the sh wrapper's watchdog ends it without a word
-      CHECK(s.err->find("no start frame from the launcher for 2s; giving up") !=
-            std::string::npos);
+    if (shell == "perl" || shell == "helper")  // the sh wrapper's watchdog ends it without a word
+      CHECK(s.err->find("no start frame from the launcher for 2s; giving up") != std::string::npos);
     s.cmd->close_stdin();
   }
 }
@@ -142,8 +145,10 @@ TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID na
     if (!ec) CHECK(fs::exists(tmp / "distlaunch.elsewhere"));
     s.cmd->close_stdin();
   }
-  if (old_tmpdir) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (old_tmpdir)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   fs::remove_all(tmp);
 }
 
@@ -176,8 +181,9 @@ TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
   }
 }
 
-TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/null when it gets none",
-          "[launch][wrapper]") {
+TEST_CASE(
+    "stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/null when it gets none",
+    "[launch][wrapper]") {
   // The rank copies its stdin to stderr, lists its wrapper's temp dir and
   // prints its MLX_HOSTFILE (a data file both wrappers must write; a job
   // of 2 ranks has one, rank 0 runs here).
@@ -197,8 +203,9 @@ TEST_CASE("stdin reaches the rank (sh: through a FIFO), or the rank reads /dev/n
       REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
       CHECK(s.exit.get().exit_status == 0);
       CHECK((s.err->find("typed\n") != std::string::npos) == forwarded);
-      // The perl wrapper feeds a pipe: never a FIFO in the temp dir.
-      CHECK((s.err->find("\nstdin\n") != std::string::npos) == (forwarded && shell != "perl"));
+      // The perl and compiled wrappers feed a pipe: never a FIFO in the temp dir.
+      CHECK((s.err->find("\nstdin\n") != std::string::npos) ==
+            (forwarded && shell != "perl" && shell != "helper"));
       CHECK(s.err->find("\nsecret\n") != std::string::npos);
       CHECK(s.err->find("[[\"127.0.0.1:") != std::string::npos);
       s.cmd->close_stdin();
@@ -212,7 +219,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
   // must hold back (not buffer it all, not take the queued heartbeats for
   // missing ones) and deliver every byte once the rank reads.
   auto plan = test::local_plan(1, {"sh", "-c", "sleep 3; wc -c >&2"});
-  for (std::string variant : {"perl", "sh"}) {
+  for (std::string variant : {"helper", "perl", "sh"}) {
     INFO(variant);
     auto s = start_wrapper(variant, plan, fast());
     s.cmd->write_stdin(frame::secret("ab"));
@@ -233,7 +240,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
 }
 
 TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
-  for (std::string variant : {"perl", "sh"}) {
+  for (std::string variant : {"helper", "perl", "sh"}) {
     INFO(variant);
     auto ws = fast();
     ws.cwd = "/nonexistent/dir";
@@ -253,6 +260,28 @@ TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][w
     CHECK(m.err->find("distkit-no-such-command") != std::string::npos);
     m.cmd->close_stdin();
   }
+}
+
+TEST_CASE("the compiled wrapper runs the rank where the host has it", "[launch][wrapper]") {
+  // The rank names its parent: distlaunch-rank, not perl or sh (the helper
+  // variant would otherwise pass every test above through the fallbacks).
+  auto s = start_wrapper("helper", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}),
+                         fast());
+  s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 0);
+  CHECK(s.err->find("distlaunch-rank\n") != std::string::npos);
+  s.cmd->close_stdin();
+  // One from another distkit version (another protocol) is named, with the fix.
+  std::string cmd = std::string(DISTKIT_RANK_HELPER_PATH) + " --protocol=9 4 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char line[512] = {0};
+  std::string said = std::fgets(line, sizeof line, p) ? line : "";
+  int status = ::pclose(p);
+  CHECK(WEXITSTATUS(status) == 126);
+  CHECK(said.find("distlaunch: rank 4: this host's distlaunch-rank speaks --protocol=1, the "
+                  "launcher --protocol=9; install the same distkit version on every host") == 0);
 }
 
 TEST_CASE("frames are one line each, data framed by its length", "[launch][wrapper]") {

@@ -48,6 +48,10 @@ struct LaunchOptions {
   // is reported as stalled (--stall-timeout; 0 = off).
   std::chrono::seconds stall_limit{60};
   bool preflight = true;
+  // --rank-helper: where distlaunch-rank is on the hosts ("none": never use
+  // it); unset: PATH, this distlaunch's own directory, /opt/homebrew/bin,
+  // /usr/local/bin, the first found.
+  std::optional<std::string> rank_helper;
   bool accept_new_host_keys = false;
   std::chrono::milliseconds connect_timeout{10000};
 };

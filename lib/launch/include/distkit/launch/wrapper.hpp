@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "distkit/launch/plan.hpp"
 
@@ -33,6 +34,10 @@ struct WrapperSettings {
   // true: the perl wrapper (templates/launch_rank.pl) where the host has
   // perl, the sh one elsewhere; false: always the sh one (its tests).
   bool use_perl = true;
+  // distlaunch-rank (the compiled wrapper) to try first, in order: a name
+  // without '/' is looked up on the host's PATH, a path must be executable
+  // there. Empty: never (the perl or sh wrapper).
+  std::vector<std::string> rank_helpers;
 };
 
 // The full sh script for one rank (pass it as the executor's command).

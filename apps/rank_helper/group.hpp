@@ -1,0 +1,13 @@
+// The rank's process group: is any member other than a zombie left?
+#pragma once
+
+#include <sys/types.h>
+
+namespace distlaunch_rank {
+
+// true when no process of group `pgid` is alive (zombies do not count:
+// kill(-pgid, 0) still sees them until their parent reaps them). Linux reads
+// /proc; elsewhere (macOS) it asks ps, as the perl wrapper does.
+bool group_gone(pid_t pgid);
+
+}  // namespace distlaunch_rank

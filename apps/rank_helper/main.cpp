@@ -1,0 +1,427 @@
+// distlaunch-rank: the rank wrapper of templates/launch_rank.pl as a small
+// compiled program, for hosts where distkit is installed. Perl costs 4-6 ms
+// of CPU per rank to start and compile the wrapper; with 16-32 ranks on a
+// host that was most of distlaunch's start time (bench/README.md, launch).
+// Same arguments, frames, messages and exit statuses as the perl wrapper:
+//   distlaunch-rank --protocol=1 RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT
+//                   CWD CWD_REQUIRED STDIN_FORWARDED NFILES
+//                   [VAR NAME CONTENT]... COMMAND [ARG]...
+// Exit statuses: the rank's (128+N for signal N), 125 protocol error or no
+// launcher, 126 setup failed, 127 command not runnable, 129/130/143 when
+// we were sent HUP/INT/TERM, 143 no start frame or heartbeat.
+// Depends on libc only, so it starts in well under a millisecond.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "frames.hpp"
+#include "group.hpp"
+#include "temp_dir.hpp"
+
+namespace distlaunch_rank {
+namespace {
+
+constexpr const char* kProtocol = "--protocol=1";
+constexpr std::size_t kBackpressure = 1 << 20;  // queued stdin bytes before we stop reading
+
+struct Args {
+  std::string rank = "?";
+  long stall_limit = 0, grace_ticks = 30, hb_limit = 5;
+  std::string cwd;
+  bool cwd_required = false, forward_stdin = false;
+  std::vector<std::string> files;  // triples: variable, name, content
+  std::vector<std::string> command;
+};
+
+// Written by signal handlers, read by the loop.
+volatile sig_atomic_t g_signalled = 0;
+int g_wake[2] = {-1, -1};  // self-pipe: SIGCHLD and signals end poll()
+
+void on_signal(int sig) {
+  int saved = errno;
+  if (!g_signalled)
+    g_signalled = sig == SIGHUP ? 129 : sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
+  char b = 1;
+  (void)!write(g_wake[1], &b, 1);
+  errno = saved;
+}
+
+double now_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+class Wrapper {
+ public:
+  explicit Wrapper(Args a) : a_(std::move(a)) {
+    char h[256] = {0};
+    if (gethostname(h, sizeof h - 1) == 0 && h[0]) host_ = h;
+  }
+  int run();
+
+ private:
+  void say(const std::string& msg) {
+    std::string line = "distlaunch: rank " + a_.rank + " on " + host_ + ": " + msg + "\n";
+    (void)!write(2, line.data(), line.size());
+  }
+  [[noreturn]] void finish(int code) {
+    if (pid_ > 0) kill(-pid_, SIGTERM);
+    if (!dir_.empty()) remove_tree(dir_);
+    _exit(code);
+  }
+  void reap() {
+    if (have_status_ || pid_ <= 0) return;
+    int st = 0;
+    if (waitpid(pid_, &st, WNOHANG) == pid_) have_status_ = true, status_ = st;
+  }
+  void drain_wake() {
+    char b[64];
+    while (read(g_wake[0], b, sizeof b) > 0) {
+    }
+  }
+  // Waits up to `seconds` for stdin, the rank's stdin pipe or a signal;
+  // reads and writes what is ready.
+  void pump(double seconds);
+  void wait_for_secret();
+  void write_rank_files();
+  void start_rank();
+  void stop_group();
+  void check_stall();
+
+  Args a_;
+  std::string host_ = "?";
+  std::string dir_;
+  FrameReader frames_;
+  std::string out_;  // bytes for the rank's stdin not yet written
+  bool eof_ = false;
+  int wfd_ = -1;  // write end of the rank's stdin pipe
+  pid_t pid_ = 0;
+  bool have_status_ = false;
+  int status_ = 0;
+  bool stalled_ = false;
+  time_t hb_mtime_ = -1;
+};
+
+void Wrapper::pump(double seconds) {
+  pollfd fds[3];
+  nfds_t n = 0;
+  int in_i = -1, out_i = -1;
+  fds[n++] = {g_wake[0], POLLIN, 0};
+  if (!eof_ && out_.size() <= kBackpressure) in_i = static_cast<int>(n), fds[n++] = {0, POLLIN, 0};
+  if (wfd_ >= 0 && !out_.empty()) out_i = static_cast<int>(n), fds[n++] = {wfd_, POLLOUT, 0};
+  int rc = poll(fds, n, static_cast<int>(seconds * 1000));
+  if (rc <= 0) return;
+  if (fds[0].revents) drain_wake();
+  if (in_i >= 0 && fds[in_i].revents) {
+    char buf[65536];
+    ssize_t got = read(0, buf, sizeof buf);
+    if (got > 0)
+      frames_.feed(buf, static_cast<std::size_t>(got));
+    else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+      eof_ = true;
+  }
+  if (out_i >= 0 && fds[out_i].revents) {
+    ssize_t put = write(wfd_, out_.data(), out_.size());
+    if (put > 0)
+      out_.erase(0, static_cast<std::size_t>(put));
+    else if (put < 0 && errno != EINTR && errno != EAGAIN) {
+      close(wfd_);  // the rank closed its stdin: drop what it did not read
+      wfd_ = -1;
+      out_.clear();
+    }
+  }
+}
+
+// The first frame carries the secret; it must come within the heartbeat
+// limit, else the launcher was killed or cut before sending it.
+void Wrapper::wait_for_secret() {
+  double start = now_seconds();
+  while (true) {
+    if (g_signalled) finish(g_signalled);
+    if (auto f = frames_.next()) {
+      if (f->kind != 'S' || f->payload.empty()) {
+        say("protocol error: no secret frame from the launcher");
+        finish(125);
+      }
+      mode_t old = umask(077);
+      bool ok = write_file(dir_ + "/secret", f->payload + "\n", 0600);
+      umask(old);
+      if (!ok) {
+        say("cannot write " + dir_ + "/secret");
+        finish(126);
+      }
+      return;
+    }
+    if (eof_) {
+      say("the launcher closed the connection before the start");
+      finish(125);
+    }
+    if (now_seconds() - start >= static_cast<double>(a_.hb_limit) + 1) {
+      say("no start frame from the launcher for " + std::to_string(a_.hb_limit) + "s; giving up");
+      finish(143);
+    }
+    pump(0.25);
+  }
+}
+
+void Wrapper::write_rank_files() {
+  setenv("DISTKIT_SECRET_FILE", (dir_ + "/secret").c_str(), 1);
+  setenv("DISTKIT_HEARTBEAT_FILE", (dir_ + "/heartbeat").c_str(), 1);
+  for (std::size_t i = 0; i + 2 < a_.files.size(); i += 3) {
+    const std::string path = dir_ + "/" + a_.files[i + 1];
+    if (a_.files[i + 1].find('/') != std::string::npos ||
+        !write_file(path, a_.files[i + 2] + "\n", 0644)) {
+      say("cannot write " + path);
+      finish(126);
+    }
+    setenv(a_.files[i].c_str(), path.c_str(), 1);
+  }
+  if (!a_.cwd.empty() && chdir(a_.cwd.c_str()) != 0 && a_.cwd_required) {
+    say("cannot cd to " + a_.cwd + "; create it there or fix --cwd");
+    finish(126);
+  }
+}
+
+void Wrapper::start_rank() {
+  int p[2] = {-1, -1};
+  if (a_.forward_stdin && pipe(p) != 0) {
+    say(std::string("cannot create a pipe: ") + std::strerror(errno));
+    finish(126);
+  }
+  // Signals stay blocked across the fork until the child has its default
+  // dispositions back: one sent to the new group meanwhile then kills it
+  // instead of running our handler in the child.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  pid_t pid = fork();
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    say(std::string("cannot fork: ") + std::strerror(errno));
+    finish(126);
+  }
+  if (pid == 0) {
+    for (int s : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD}) signal(s, SIG_DFL);
+    setpgid(0, 0);
+    if (g_signalled) raise(g_signalled == 129 ? SIGHUP : g_signalled == 130 ? SIGINT : SIGTERM);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    int in = a_.forward_stdin ? p[0] : open("/dev/null", O_RDONLY);
+    if (in >= 0 && in != 0) dup2(in, 0), close(in);
+    if (a_.forward_stdin) close(p[1]);
+    close(g_wake[0]);
+    close(g_wake[1]);
+    std::vector<char*> argv;
+    for (auto& s : a_.command) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::string msg = "distlaunch: rank " + a_.rank + " on " + host_ + ": cannot run " +
+                      a_.command[0] + ": " + std::strerror(errno) + "\n";
+    (void)!write(2, msg.data(), msg.size());
+    _exit(127);
+  }
+  pid_ = pid;
+  setpgid(pid, pid);  // also from here, so the group exists before we signal it
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  if (a_.forward_stdin) {
+    close(p[0]);
+    wfd_ = p[1];
+    fcntl(wfd_, F_SETFD, FD_CLOEXEC);
+    fcntl(wfd_, F_SETFL, fcntl(wfd_, F_GETFL) | O_NONBLOCK);
+  }
+  std::string marker = "@@distlaunch:pid " + std::to_string(pid) + "\n";
+  (void)!write(2, marker.data(), marker.size());
+}
+
+// TERM to the rank's group, KILL after the grace period unless every member
+// is gone first (zombies aside). SIGCHLD ends each wait early.
+void Wrapper::stop_group() {
+  if (pid_ <= 0) return;
+  reap();
+  if (kill(-pid_, SIGTERM) != 0) return;
+  double deadline = now_seconds() + static_cast<double>(a_.grace_ticks) * 0.1;
+  int wait_ms = 5;
+  while (now_seconds() < deadline) {
+    reap();
+    if (kill(-pid_, 0) != 0) return;
+    // Members left once the rank itself is gone may be zombies: ask.
+    if (have_status_ && group_gone(pid_)) return;
+    pollfd w = {g_wake[0], POLLIN, 0};
+    if (poll(&w, 1, wait_ms) > 0) drain_wake();
+    wait_ms = wait_ms * 2 > 100 ? 100 : wait_ms * 2;
+  }
+  kill(-pid_, SIGKILL);
+}
+
+// The rank's own heartbeat: once it has created the file, no update for
+// stall_limit seconds is reported as a stall (not stopped), from the file's
+// mtime so the report does not depend on when we looked.
+void Wrapper::check_stall() {
+  struct stat st;
+  if (a_.stall_limit <= 0 || stat((dir_ + "/heartbeat").c_str(), &st) != 0) return;
+  time_t mt = st.st_mtime;
+  if (stalled_ && mt != hb_mtime_) {
+    say("heartbeat resumed after " + std::to_string(static_cast<long>(mt - hb_mtime_)) + "s");
+    stalled_ = false;
+  }
+  hb_mtime_ = mt;
+  if (!stalled_ && time(nullptr) - mt > a_.stall_limit) {
+    say("stalled: no heartbeat for " + std::to_string(a_.stall_limit) +
+        "s (DISTKIT_HEARTBEAT_FILE not updated)");
+    stalled_ = true;
+  }
+}
+
+int Wrapper::run() {
+  const char* t = std::getenv("TMPDIR");
+  std::string tmp = t && *t ? t : "/tmp";
+  while (tmp.size() > 1 && tmp.back() == '/') tmp.pop_back();
+  std::string owner = owner_name(host_);
+  remove_stale_dirs(tmp, owner);
+  dir_ = make_temp_dir(tmp, owner);
+  if (dir_.empty()) {
+    say("cannot create a temp dir; check free space and TMPDIR");
+    _exit(126);
+  }
+  wait_for_secret();
+  write_rank_files();
+  start_rank();
+  double last_frame = now_seconds(), tick = last_frame;
+  bool close_after = false, stopped = false;
+  while (true) {
+    reap();
+    if (have_status_) break;
+    if (g_signalled) {
+      stop_group();
+      finish(g_signalled);
+    }
+    while (auto f = frames_.next()) {
+      last_frame = now_seconds();
+      if (f->kind == 'D') {
+        if (wfd_ >= 0) out_ += f->payload;
+      } else if (f->kind == 'E') {
+        close_after = true;
+      } else if (f->kind == 'G') {
+        if (int sig = signal_number(f->payload)) kill(-pid_, sig);
+      } else if (f->kind == 'T') {
+        stop_group();
+        stopped = true;
+        break;
+      } else if (f->kind == 'K') {
+        kill(-pid_, SIGKILL);
+      }
+    }
+    if (close_after && wfd_ >= 0 && out_.empty()) close(wfd_), wfd_ = -1;
+    if (stopped) break;
+    if (eof_) {
+      say("lost the launcher (connection closed); stopping the rank");
+      stop_group();
+      break;
+    }
+    double now = now_seconds();
+    if (now - tick >= 1) {
+      tick = now;
+      // Heartbeats queue behind stdin data we are not reading: no miss then.
+      if (out_.size() > kBackpressure) last_frame = now;
+      if (now - last_frame >= static_cast<double>(a_.hb_limit) + 0.5) {
+        say("no heartbeat from the launcher for " + std::to_string(a_.hb_limit) +
+            "s; stopping the rank");
+        stop_group();
+        break;
+      }
+      check_stall();
+    }
+    pump(0.25);
+  }
+  // The rank has ended or was stopped: whatever it left in its group is
+  // stopped before we leave, and we exit as a shell would for it.
+  stop_group();
+  while (!have_status_) {
+    int st = 0;
+    pid_t w = waitpid(pid_, &st, 0);
+    if (w == pid_)
+      have_status_ = true, status_ = st;
+    else if (w < 0 && errno != EINTR)
+      break;
+  }
+  int code = !have_status_          ? 0
+             : WIFSIGNALED(status_) ? 128 + WTERMSIG(status_)
+                                    : WEXITSTATUS(status_);
+  finish(code);
+}
+
+bool parse_long(const char* s, long& out) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(s, &end, 10);
+  if (errno || !end || *end || end == s || v < 0) return false;
+  out = v;
+  return true;
+}
+
+// argv after the program name; false with a message on a bad call.
+bool parse_args(int argc, char** argv, Args& a, std::string& why) {
+  if (argc < 2 || std::strcmp(argv[1], kProtocol) != 0) {
+    why = std::string("this host's distlaunch-rank speaks ") + kProtocol + ", the launcher " +
+          (argc >= 2 ? argv[1] : "nothing") +
+          "; install the same distkit version on every host, or pass --rank-helper none";
+    return false;
+  }
+  if (argc < 10) {
+    why = "distlaunch-rank: too few arguments; it is started by distlaunch, not by hand";
+    return false;
+  }
+  a.rank = argv[2];
+  long flag = 0, nfiles = 0;
+  bool ok = parse_long(argv[3], a.stall_limit) && parse_long(argv[4], a.grace_ticks) &&
+            parse_long(argv[5], a.hb_limit) && parse_long(argv[7], flag);
+  a.cwd = argv[6];
+  a.cwd_required = flag != 0;
+  ok = ok && parse_long(argv[8], flag) && parse_long(argv[9], nfiles);
+  a.forward_stdin = flag != 0;
+  int at = 10;
+  if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
+    why = "distlaunch-rank: malformed arguments; it is started by distlaunch, not by hand";
+    return false;
+  }
+  for (long i = 0; i < 3 * nfiles; ++i) a.files.push_back(argv[at++]);
+  for (; at < argc; ++at) a.command.push_back(argv[at]);
+  return true;
+}
+
+}  // namespace
+}  // namespace distlaunch_rank
+
+int main(int argc, char** argv) {
+  using namespace distlaunch_rank;
+  Args a;
+  std::string why;
+  if (!parse_args(argc, argv, a, why)) {
+    std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 3 ? argv[2] : "?", why.c_str());
+    return 126;
+  }
+  if (pipe(g_wake) != 0) return 126;
+  for (int fd : g_wake) {
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  }
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  return Wrapper(std::move(a)).run();
+}

@@ -1,0 +1,100 @@
+#include "temp_dir.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace distlaunch_rank {
+
+std::string owner_name(const std::string& host) {
+  char ns[256];
+  ssize_t n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1);
+  if (n <= 0) return host;
+  return host + "/" + std::string(ns, static_cast<std::size_t>(n));
+}
+
+void remove_tree(const std::string& path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) return;
+  if (!S_ISDIR(st.st_mode)) {
+    unlink(path.c_str());
+    return;
+  }
+  if (DIR* d = opendir(path.c_str())) {
+    while (dirent* e = readdir(d)) {
+      if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+      remove_tree(path + "/" + e->d_name);
+    }
+    closedir(d);
+  }
+  rmdir(path.c_str());
+}
+
+namespace {
+
+std::string read_small_file(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW);
+  if (fd < 0) return "";
+  char buf[512];
+  ssize_t n = read(fd, buf, sizeof buf);
+  close(fd);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+}
+
+}  // namespace
+
+void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
+  DIR* d = opendir(tmp.c_str());
+  if (!d) return;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, "distlaunch.", 11) != 0) continue;
+    std::string dir = tmp + "/" + e->d_name;
+    std::string text = read_small_file(dir + "/owner");
+    // "<owner> <pid>\n"
+    auto sp = text.rfind(' ');
+    if (sp == std::string::npos || text.substr(0, sp) != owner) continue;
+    std::string pid_text = text.substr(sp + 1);
+    while (!pid_text.empty() && (pid_text.back() == '\n' || pid_text.back() == '\r'))
+      pid_text.pop_back();
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos ||
+        pid_text.size() > 9)
+      continue;
+    pid_t pid = static_cast<pid_t>(std::atol(pid_text.c_str()));
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
+  }
+  closedir(d);
+}
+
+bool write_file(const std::string& path, const std::string& content, int mode) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
+  if (fd < 0) return false;
+  std::size_t off = 0;
+  while (off < content.size()) {
+    ssize_t n = write(fd, content.data() + off, content.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(fd);
+      return false;
+    }
+    off += static_cast<std::size_t>(n);
+  }
+  return close(fd) == 0;
+}
+
+std::string make_temp_dir(const std::string& tmp, const std::string& owner) {
+  std::string templ = tmp + "/distlaunch.XXXXXXXX";
+  if (!mkdtemp(templ.data())) return "";
+  if (!write_file(templ + "/owner", owner + " " + std::to_string(getpid()) + "\n", 0644)) {
+    rmdir(templ.c_str());
+    return "";
+  }
+  return templ;
+}
+
+}  // namespace distlaunch_rank

@@ -1,0 +1,27 @@
+// The rank's private temp dir (as templates/launch_rank.pl makes it):
+// "$TMPDIR/distlaunch.XXXXXXXX", mode 0700, with an "owner" file naming this
+// host (plus its PID namespace where the OS shows it) and our pid, so a later
+// wrapper of the same host can remove the dirs of wrappers killed by SIGKILL.
+#pragma once
+
+#include <string>
+
+namespace distlaunch_rank {
+
+// "<hostname>" or, on Linux, "<hostname>/pid:[<inode>]".
+std::string owner_name(const std::string& host);
+
+// Removes the dirs under `tmp` whose owner is `owner` and whose pid is gone
+// (ESRCH only: EPERM means it lives under another user).
+void remove_stale_dirs(const std::string& tmp, const std::string& owner);
+
+// Creates the dir and its owner file; "" on failure.
+std::string make_temp_dir(const std::string& tmp, const std::string& owner);
+
+// rm -rf without following symlinks.
+void remove_tree(const std::string& path);
+
+// Writes `content` to `path` (created with `mode`, subject to umask).
+bool write_file(const std::string& path, const std::string& content, int mode);
+
+}  // namespace distlaunch_rank
