@@ -7,7 +7,9 @@
 # A third column is the floor of the design, measured in the same run: the
 # same connections and one SSH channel per rank running `true` directly
 # (tests/unit/ssh/ssh_tool, no wrapper, no preflight), i.e. the least any
-# launcher that gives each rank its own channel has to do.
+# launcher that gives each rank its own channel has to do. A fourth is
+# distlaunch with the perl wrapper (--rank-helper none), for hosts without
+# distlaunch-rank installed.
 #
 # Usage: bench/launch_startup.sh BUILD_DIR [REPEATS]   (root, Linux; default 5)
 # Prints a `#` preamble, one row per (ranks, hosts) with medians in ms and the
@@ -22,6 +24,8 @@ DL="$BUILD/apps/distlaunch"
 TOOL="$BUILD/tests/unit/ssh/ssh_tool"
 CLUSTER="$SRC/scripts/testcluster.sh"
 [ -x "$DL" ] || { echo "launch_startup.sh: error: $DL not built; build target distlaunch" >&2; exit 1; }
+[ -x "$BUILD/apps/distlaunch-rank" ] ||
+  { echo "launch_startup.sh: error: $BUILD/apps/distlaunch-rank not built; build target distlaunch-rank" >&2; exit 1; }
 [ -x "$TOOL" ] || { echo "launch_startup.sh: error: $TOOL not built; build target ssh_tool" >&2; exit 1; }
 command -v mpirun >/dev/null 2>&1 ||
   { echo "launch_startup.sh: error: mpirun missing; run scripts/install-deps.sh --bench" >&2; exit 1; }
@@ -40,9 +44,10 @@ hosts_csv() { seq 1 "$1" | sed 's/^/h/' | paste -sd, -; }
 ms() { date +%s%N | cut -c1-13; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-run_distlaunch() {  # RANKS HOSTS
+run_distlaunch() {  # RANKS HOSTS [distlaunch options]
+  r=$1 h=$2; shift 2
   t0=$(ms)
-  "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- true \
+  "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$h")" -n $((r / h)) "$@" -- true \
     < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out" >&2; exit 1; }
   echo $(( $(ms) - t0 ))
 }
@@ -72,23 +77,25 @@ echo "# $("$DL" --version) | $(mpirun --version 2>&1 | head -n 1) | $(ssh -V 2>&
 echo "# hosts: scripts/testcluster.sh (one sshd per network namespace, this machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); stdin /dev/null for both (as in a script); medians of $REPEATS interleaved runs"
 run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
-printf '%6s %6s %14s %12s %10s %10s %12s\n' ranks hosts distlaunch_ms mpirun_ms ratio floor_ms floor_ratio
+printf '%6s %6s %14s %12s %10s %10s %12s %9s %11s\n' ranks hosts distlaunch_ms mpirun_ms ratio floor_ms floor_ratio perl_ms perl_ratio
 for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
   set -- $combo
-  : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"
+  : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"; : > "$WORK/p"
   i=0
   while [ $i -lt "$REPEATS" ]; do
     run_distlaunch "$1" "$2" >> "$WORK/d"
     run_floor "$1" "$2" >> "$WORK/f"
+    run_distlaunch "$1" "$2" --rank-helper none >> "$WORK/p"
     run_mpirun "$1" "$2" >> "$WORK/m"
     grep -q hung "$WORK/m" && break  # do not wait 30 s again
     i=$((i + 1))
   done
-  d=$(median < "$WORK/d"); f=$(median < "$WORK/f")
-  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; fratio="-"; else
+  d=$(median < "$WORK/d"); f=$(median < "$WORK/f"); p=$(median < "$WORK/p")
+  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; fratio="-"; pratio="-"; else
     m=$(median < "$WORK/m"); ratio=$(awk -v a="$d" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
-    fratio=$(awk -v a="$f" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
-  printf '%6s %6s %14s %12s %10s %10s %12s\n' "$1" "$2" "$d" "$m" "$ratio" "$f" "$fratio"
+    fratio=$(awk -v a="$f" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
+    pratio=$(awk -v a="$p" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
+  printf '%6s %6s %14s %12s %10s %10s %12s %9s %11s\n' "$1" "$2" "$d" "$m" "$ratio" "$f" "$fratio" "$p" "$pratio"
 done
 
 # Failure to teardown: rank 0 records the time and exits 1 while the others

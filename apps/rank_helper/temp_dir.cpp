@@ -88,7 +88,7 @@ bool write_file(const std::string& path, const std::string& content, int mode) {
 }
 
 std::string make_temp_dir(const std::string& tmp, const std::string& owner) {
-  std::string templ = tmp + "/distlaunch.XXXXXXXX";
+  std::string templ = tmp + "/distlaunch.XXXXXX";
   if (!mkdtemp(templ.data())) return "";
   if (!write_file(templ + "/owner", owner + " " + std::to_string(getpid()) + "\n", 0644)) {
     rmdir(templ.c_str());
