@@ -237,8 +237,10 @@ while (1) {
   if ($close_after && $wfh && $out eq '') { close $wfh; $wfh = undef }
   last if $eof == 2;  # stopped by a T frame
   if ($eof) {
-    say_('lost the launcher (connection closed); stopping the rank');
+    # Stop first, then say: with the link cut, a full stderr pipe can block
+    # the message for as long as sshd takes to notice.
     stop_group();
+    say_('lost the launcher (connection closed); stopping the rank');
     last;
   }
   if (time != $tick) {
@@ -246,8 +248,8 @@ while (1) {
     # Heartbeats queue behind stdin data we are not reading: no miss then.
     $last_frame = time if length($out) > 1048576;
     if (time - $last_frame >= $hb_limit + 1) {
-      say_("no heartbeat from the launcher for ${hb_limit}s; stopping the rank");
       stop_group();
+      say_("no heartbeat from the launcher for ${hb_limit}s; stopping the rank");
       last;
     }
     # The rank's own heartbeat: once it has created the file, no update for

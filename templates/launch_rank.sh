@@ -123,7 +123,10 @@ watchdog() {
         # Forked before the start: the rank's pid comes from the file.
         [ -n "$pid" ] || read -r pid 2>/dev/null <"$d/pid"
         if [ -z "$pid" ]; then kill -s TERM $$; return 0; fi
-        say "no heartbeat from the launcher for ${hb_limit}s; stopping the rank"
+        # Said from the background: with the link cut, a full stderr pipe
+        # can block the message for as long as sshd takes to notice, and
+        # the rank must be stopped meanwhile (our exit kills this watchdog).
+        say "no heartbeat from the launcher for ${hb_limit}s; stopping the rank" &
         stop_group; return 0
       fi
     fi
@@ -204,7 +207,7 @@ reader() {
       K) await_group; kill -s KILL -- "-$pid" 2>/dev/null; return 0 ;;
     esac
   done
-  say "lost the launcher (connection closed); stopping the rank"
+  say "lost the launcher (connection closed); stopping the rank" &  # as in watchdog
   stop_group
 }
 exec 5<&0

@@ -326,8 +326,10 @@ int Wrapper::run() {
     if (close_after && wfd_ >= 0 && out_.empty()) close(wfd_), wfd_ = -1;
     if (stopped) break;
     if (eof_) {
-      say("lost the launcher (connection closed); stopping the rank");
+      // Stop first, then say: with the link cut, a full stderr pipe can
+      // block the message for as long as sshd takes to notice.
       stop_group();
+      say("lost the launcher (connection closed); stopping the rank");
       break;
     }
     double now = now_seconds();
@@ -336,9 +338,9 @@ int Wrapper::run() {
       // Heartbeats queue behind stdin data we are not reading: no miss then.
       if (out_.size() > kBackpressure) last_frame = now;
       if (now - last_frame >= static_cast<double>(a_.hb_limit) + 0.5) {
+        stop_group();
         say("no heartbeat from the launcher for " + std::to_string(a_.hb_limit) +
             "s; stopping the rank");
-        stop_group();
         break;
       }
       check_stall();

@@ -2,10 +2,13 @@
 // and bash in POSIX mode, macOS /bin/sh): the rank dies when the launcher's stream ends
 // without the end marker, when heartbeats stop, and on the T/K frames;
 // start errors are clear.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -36,7 +39,8 @@ struct Started {
 const char* const kWrappers[] = {"helper", "perl", "sh", "bash --posix"};
 
 // Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
-Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws) {
+Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws,
+                      const std::string& redirect = "") {
   ws.use_perl = variant == "perl";
   if (variant == "helper")
     ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
@@ -50,7 +54,7 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
   std::string script = render_rank_script(plan, plan.ranks[0], ws);
-  s.cmd = local.start("exec " + shell + " -c " + shell_quote(script), std::move(h));
+  s.cmd = local.start("exec " + shell + " -c " + shell_quote(script) + redirect, std::move(h));
   return s;
 }
 
@@ -163,6 +167,74 @@ TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
           std::string::npos);
     s.cmd->close_stdin();
   }
+}
+
+// A process that is gone or a zombie (its parent may be stuck elsewhere).
+bool process_gone(int pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return true;
+  char buf[512] = {0};
+  size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  std::string stat(buf, n);
+  auto rp = stat.rfind(')');
+  return rp == std::string::npos || rp + 2 >= stat.size() || stat[rp + 2] == 'Z';
+}
+
+TEST_CASE("a rank whose output nobody reads is still stopped when heartbeats stop",
+          "[launch][wrapper]") {
+  // A cut link: stderr (the rank's and the wrapper's) goes to a pipe nobody
+  // drains, here a FIFO whose reader (this test) stops reading. The
+  // rank fills it and blocks; the wrapper's message would block too, so it
+  // must stop the rank before it says why.
+  namespace fs = std::filesystem;
+  auto dir = fs::temp_directory_path() / ("distkit-wrapper-fifo-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "err").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (std::string shell : kWrappers) {
+    INFO(shell);
+    const std::string pidfile = (dir / "pid").string();
+    fs::remove(pidfile);
+    auto plan = test::local_plan(
+        1, {"sh", "-c",
+            "echo $$ > " + pidfile +
+                "; while :; do echo 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' >&2; "
+                "done"});
+    // We hold the read end and do not read; closing it at the end is the
+    // connection going away (writers then get EPIPE), as sshd does.
+    int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    auto s = start_wrapper(shell, plan, fast(), " 2>" + shell_quote(fifo));
+    s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
+    int pid = 0;
+    for (int i = 0; i < 100 && pid == 0; ++i) {
+      std::this_thread::sleep_for(milliseconds(50));
+      if (std::FILE* f = std::fopen(pidfile.c_str(), "r")) {
+        if (std::fscanf(f, "%d", &pid) != 1) pid = 0;
+        std::fclose(f);
+      }
+    }
+    REQUIRE(pid > 0);
+    // No more heartbeats: limit 2 s, grace 2 s, then the rank must be gone.
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {
+      std::this_thread::sleep_for(milliseconds(100));
+      gone = process_gone(pid);
+    }
+    CHECK(gone);
+    if (!gone) ::kill(-pid, SIGKILL);
+    // Drain the pipe so the wrapper (and bash's job notices) can finish.
+    char buf[65536];
+    for (int i = 0; i < 200 && s.exit.wait_for(milliseconds(20)) != std::future_status::ready; ++i)
+      while (::read(fd, buf, sizeof buf) > 0) {
+      }
+    ::close(fd);
+    s.cmd->close_stdin();
+    REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  }
+  fs::remove_all(dir);
 }
 
 TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
