@@ -298,7 +298,8 @@ int Wrapper::run() {
   wait_for_secret();
   write_rank_files();
   start_rank();
-  double last_frame = now_seconds(), tick = last_frame;
+  double last_frame = now_seconds();
+  time_t tick = time(nullptr);
   bool close_after = false, stopped = false;
   while (true) {
     reap();
@@ -332,9 +333,13 @@ int Wrapper::run() {
       say("lost the launcher (connection closed); stopping the rank");
       break;
     }
-    double now = now_seconds();
-    if (now - tick >= 1) {
-      tick = now;
+    // Checks once per wall-clock second, just after it turns (the loop
+    // wakes at least every 0.25 s): the stall check compares whole-second
+    // mtimes, and a check drifting through the second can miss a gap of
+    // stall_limit + 1.6 s altogether (seen under TSan).
+    if (time(nullptr) != tick) {
+      tick = time(nullptr);
+      double now = now_seconds();
       // Heartbeats queue behind stdin data we are not reading: no miss then.
       if (out_.size() > kBackpressure) last_frame = now;
       if (now - last_frame >= static_cast<double>(a_.hb_limit) + 0.5) {
