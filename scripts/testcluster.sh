@@ -252,7 +252,7 @@ kill_host() {
   local hd=$1 u init i
   u=$(cat "$hd/unshare.pid" 2>/dev/null) || return 0
   # Only if that PID is still our unshare (PIDs get reused).
-  if tr '\0' ' ' < "/proc/$u/cmdline" 2>/dev/null | grep -q "unshare.*$hd/init.sh"; then
+  if tr '\0' ' ' 2>/dev/null < "/proc/$u/cmdline" | grep -q "unshare.*$hd/init.sh"; then
     init=$(awk '{print $1}' "/proc/$u/task/$u/children" 2>/dev/null || true)
     kill -KILL "$u" 2>/dev/null || true  # --kill-child takes the PID namespace down
     if [ -n "$init" ]; then kill -KILL "$init" 2>/dev/null || true; fi
