@@ -3,7 +3,8 @@
 # a port a rank needs that is taken here stops the job before it starts;
 # piped stdin reaches every rank through a pipe (FIFO), and with stdin
 # /dev/null the ranks read /dev/null themselves (no stdin FIFO in their
-# temp dirs).
+# temp dirs); ranks run under distlaunch-rank (beside distlaunch) or, with
+# --rank-helper none, the perl wrapper.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -45,4 +46,15 @@ kill "$holder"
 expect_eq "$rc" 2 "exit status with a busy port"
 expect_line "$WORK/err" "distlaunch: error: 127.0.0.1: port $((port + 1)) (rank 1) is already in use; stop what holds it or pick another --starting-port"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy port"
+
+# The rank wrapper: distlaunch-rank beside distlaunch by default, perl with
+# --rank-helper none; an empty path is a usage error that names the fix.
+parent='ps -o comm= -p $PPID'
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distlaunch-rank "default wrapper"
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 --rank-helper none -- sh -c "$parent")" perl \
+  "wrapper with --rank-helper none"
+rc=0
+"$DL" --hosts 127.0.0.1 -n 1 --rank-helper '' -- true 2>"$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status with an empty --rank-helper"
+expect_line "$WORK/err" "distlaunch: error: --rank-helper: empty or multi-line path; give the path of distlaunch-rank on the hosts, or none"
 echo PASS

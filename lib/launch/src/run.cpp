@@ -29,10 +29,9 @@ namespace {
 // stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
 // read EOF at once, so they get /dev/null themselves and no stdin FIFO.
 bool is_null_device(int fd) {
-  struct stat in {
-  }, null{};
-  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(in.st_mode) &&
-         in.st_rdev == null.st_rdev;
+  struct stat in {}, null {};
+  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 &&
+         S_ISCHR(in.st_mode) && in.st_rdev == null.st_rdev;
 }
 
 struct Hosts {
@@ -127,8 +126,10 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
 
 // One executor per rank (ranks of a host share it). Prints every host that
 // failed (after the board is gone) and throws when any did.
-std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, const LaunchOptions& o,
-                                                          const Services& s, ProgressBoard& board) {
+std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
+                                                          const LaunchOptions& o,
+                                                          const Services& s,
+                                                          ProgressBoard& board) {
   ssh::ConnectOptions co;
   co.ssh_config = o.ssh_config;
   co.accept_new_host_keys = o.accept_new_host_keys;
@@ -149,12 +150,10 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, cons
     board.set(i, failed ? HostState::failed : HostState::working, failed ? "unreachable" : "");
   }
   if (!conns.errors.empty()) board.finish();
-  for (const auto& e : conns.errors)
-    std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
+  for (const auto& e : conns.errors) std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
   if (!conns.errors.empty())
-    throw RemoteError("hosts",
-                      std::to_string(conns.errors.size()) + " of " +
-                          std::to_string(plan.hosts.size()) + " host(s) unreachable",
+    throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
+                                   std::to_string(plan.hosts.size()) + " host(s) unreachable",
                       "fix them or leave them out");
   std::map<std::string, std::shared_ptr<ssh::Executor>> by_name;
   for (size_t i = 0; i < plan.hosts.size(); ++i) by_name[plan.hosts[i]] = conns.executors[i];
@@ -200,9 +199,9 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   if (!report.failures.empty())
-    throw RemoteError("preflight",
-                      std::to_string(report.failures.size()) + " of " +
-                          std::to_string(plan.hosts.size()) + " host(s) failed during the checks",
+    throw RemoteError("preflight", std::to_string(report.failures.size()) + " of " +
+                                       std::to_string(plan.hosts.size()) +
+                                       " host(s) failed during the checks",
                       "check them, or leave them out");
   if (!report.problems.empty())
     throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",

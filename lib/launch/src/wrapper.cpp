@@ -1,8 +1,9 @@
 // Rendering the rank wrapper from templates/: one line template per data file
 // and per exported variable, then the sh script around them, which hands
 // over to distlaunch-rank where the host has it, else to the perl wrapper
-// (its code and arguments as words) where the host has perl. Every value goes through shell_quote
-// (template shell mode); keys are validated by the plan.
+// (its code and arguments as words) where the host has perl. Every value
+// goes through shell_quote (template shell mode); keys are validated by the
+// plan.
 #include "distkit/launch/wrapper.hpp"
 
 #include "distkit/util/shell_quote.hpp"
@@ -29,10 +30,11 @@ std::string render_file_contents(const RankSpec& rank) {
 std::string render_files(const RankSpec& rank) {
   std::string out;
   for (size_t i = 0; i < rank.files.size(); ++i)
-    out += render_named(
-        "launch_file.sh",
-        {{"index", std::to_string(i)}, {"name", rank.files[i].name}, {"key", rank.files[i].env}},
-        TemplateMode::shell);
+    out += render_named("launch_file.sh",
+                        {{"index", std::to_string(i)},
+                         {"name", rank.files[i].name},
+                         {"key", rank.files[i].env}},
+                        TemplateMode::shell);
   return out;
 }
 
@@ -72,9 +74,10 @@ const std::string& sh_wrapper_template() {
 
 // The perl wrapper's arguments (see templates/launch_rank.pl).
 std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
-  std::vector<std::string> args = {
-      f.at("rank"), f.at("stall_limit"),  f.at("grace_ticks"), f.at("heartbeat_limit"),
-      f.at("cwd"),  f.at("cwd_required"), f.at("stdin_fifo"),  std::to_string(rank.files.size())};
+  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
+                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
+                                   f.at("cwd"),          f.at("cwd_required"),
+                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
   std::string out = shell_join(args);
   for (size_t i = 0; i < rank.files.size(); ++i)  // contents from the variables
     out += " " + shell_join({rank.files[i].env, rank.files[i].name}) + " \"$distkit_file_" +
@@ -115,15 +118,11 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
 }
 
 namespace frame {
-std::string secret(std::string_view hex) {
-  return "S " + std::string(hex) + "\n";
-}
+std::string secret(std::string_view hex) { return "S " + std::string(hex) + "\n"; }
 std::string data(std::string_view bytes) {
   return "D " + std::to_string(bytes.size()) + "\n" + std::string(bytes);
 }
-std::string signal(std::string_view name) {
-  return "G " + std::string(name) + "\n";
-}
+std::string signal(std::string_view name) { return "G " + std::string(name) + "\n"; }
 }  // namespace frame
 
 }  // namespace distkit::launch

@@ -1,7 +1,6 @@
 #include "distkit/util/self_path.hpp"
 
-#include <climits>
-#include <cstdlib>
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 

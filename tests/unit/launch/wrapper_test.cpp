@@ -149,10 +149,8 @@ TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID na
     if (!ec) CHECK(fs::exists(tmp / "distlaunch.elsewhere"));
     s.cmd->close_stdin();
   }
-  if (old_tmpdir)
-    ::setenv("TMPDIR", saved.c_str(), 1);
-  else
-    ::unsetenv("TMPDIR");
+  if (old_tmpdir) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
   fs::remove_all(tmp);
 }
 
@@ -169,6 +167,8 @@ TEST_CASE("the rank dies when heartbeats stop", "[launch][wrapper]") {
   }
 }
 
+namespace {
+
 // A process that is gone or a zombie (its parent may be stuck elsewhere).
 bool process_gone(int pid) {
   std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
@@ -180,6 +180,8 @@ bool process_gone(int pid) {
   auto rp = stat.rfind(')');
   return rp == std::string::npos || rp + 2 >= stat.size() || stat[rp + 2] == 'Z';
 }
+
+}  // namespace
 
 TEST_CASE("a rank whose output nobody reads is still stopped when heartbeats stop",
           "[launch][wrapper]") {
