@@ -29,7 +29,24 @@ if [ -n "$python" ]; then
   v=$("$python" -c 'import importlib.metadata as m; print(m.version("mlx"))' 2>/dev/null </dev/null) &&
     echo "mlx=$v"
 fi
-if [ -n "$ports" ]; then
+# distlaunch-rank, where the host has it: the first candidate that runs and
+# speaks our protocol (a copy from another distkit version refuses) is
+# reported as helper=, and the ranks are then started through it alone; it
+# also tries the ports, which saves a perl start.
+helper=
+for distkit_h in {{helpers|raw}}; do
+  case $distkit_h in
+    */*) [ -x "$distkit_h" ] || continue ;;
+    *) command -v "$distkit_h" >/dev/null 2>&1 || continue ;;
+  esac
+  # shellcheck disable=SC2086
+  if "$distkit_h" --protocol=1 --check-ports $ports </dev/null 2>/dev/null; then
+    helper=$distkit_h
+    printf 'helper=%s\n' "$helper"
+    break
+  fi
+done
+if [ -n "$ports" ] && [ -z "$helper" ]; then
   if command -v perl >/dev/null 2>&1; then
     # Built-ins only: loading the Socket module costs perl ~9 ms, eight
     # times its start. PF_INET (2) and SOCK_STREAM (1) are the same on

@@ -6,6 +6,7 @@
 //   distlaunch-rank --protocol=1 RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT
 //                   CWD CWD_REQUIRED STDIN_FORWARDED NFILES
 //                   [VAR NAME CONTENT]... COMMAND [ARG]...
+//   distlaunch-rank --protocol=1 --check-ports [PORT]...   (the preflight's)
 // Exit statuses: the rank's (128+N for signal N), 125 protocol error or no
 // launcher, 126 setup failed, 127 command not runnable, 129/130/143 when
 // we were sent HUP/INT/TERM, 143 no start frame or heartbeat.
@@ -27,6 +28,7 @@
 
 #include "frames.hpp"
 #include "group.hpp"
+#include "ports.hpp"
 #include "temp_dir.hpp"
 
 namespace distlaunch_rank {
@@ -42,6 +44,7 @@ struct Args {
   bool cwd_required = false, forward_stdin = false;
   std::vector<std::string> files;  // triples: variable, name, content
   std::vector<std::string> command;
+  bool check_ports = false;  // --check-ports: the preflight's, not a rank
 };
 
 // Written by signal handlers, read by the loop.
@@ -386,6 +389,10 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
           "; install the same distkit version on every host, or pass --rank-helper none";
     return false;
   }
+  if (argc >= 3 && std::strcmp(argv[2], "--check-ports") == 0) {
+    a.check_ports = true;
+    return true;
+  }
   if (argc < 10) {
     why = "distlaunch-rank: too few arguments; it is started by distlaunch, not by hand";
     return false;
@@ -419,6 +426,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 3 ? argv[2] : "?", why.c_str());
     return 126;
   }
+  if (a.check_ports) return check_ports(argc - 3, argv + 3);
   if (pipe(g_wake) != 0) return 126;
   for (int fd : g_wake) {
     fcntl(fd, F_SETFD, FD_CLOEXEC);

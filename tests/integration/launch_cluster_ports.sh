@@ -1,6 +1,7 @@
 # Preflight finds the ports the ranks need taken on remote hosts too: with
 # rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
-# reports both at once (exit 2); with the ports free the same job runs, with
+# reports both at once (exit 2), whether distlaunch-rank or perl tries them;
+# with the ports free the same job runs, with
 # per-host progress (event lines under --verbose, a live board on a TTY).
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 2
@@ -28,6 +29,12 @@ distlaunch: error: preflight: 2 problem(s) found; fix them, or skip the checks w
 WANT
 diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports"
+# The same from perl, on hosts without distlaunch-rank.
+rc=0
+dl --hosts h1,h2 -n 2 -p "$base" --rank-helper none -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status with busy ports (perl's check)"
+diff "$WORK/want" "$WORK/err" || fail "preflight report differs (perl's check)"
+[ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports (perl's check)"
 cluster_extra_cleanup
 t=0
 until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done

@@ -53,6 +53,21 @@ parent='ps -o comm= -p $PPID'
 expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distlaunch-rank "default wrapper"
 expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 --rank-helper none -- sh -c "$parent")" perl \
   "wrapper with --rank-helper none"
+# The preflight found it (the run manifest names it).
+"$DL" --hosts 127.0.0.1 -n 1 --record "$WORK/rec" -- true
+expect_line "$WORK/rec/manifest.json" "      \"rank_helper\": \"$(dirname "$DL")/distlaunch-rank\""
+# A distlaunch-rank of another version: the preflight passes it over (the
+# perl wrapper runs the rank); without the preflight it refuses, naming the fix.
+mkdir -p "$WORK/old"
+printf '#!/bin/sh\necho "distlaunch: rank ?: this host'"'"'s distlaunch-rank speaks --protocol=0, the launcher $1; install the same distkit version on every host" >&2\nexit 126\n' > "$WORK/old/distlaunch-rank"
+chmod +x "$WORK/old/distlaunch-rank"
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" -- sh -c "$parent")" perl \
+  "wrapper when the helper there is of another version"
+rc=0
+"$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" --no-preflight -- true 2>"$WORK/err" || rc=$?
+expect_eq "$rc" 126 "exit status with another version's helper and no preflight"
+grep -q "speaks --protocol=0, the launcher --protocol=1; install the same distkit version" "$WORK/err" ||
+  { cat "$WORK/err"; fail "no protocol message"; }
 rc=0
 "$DL" --hosts 127.0.0.1 -n 1 --rank-helper '' -- true 2>"$WORK/err" || rc=$?
 expect_eq "$rc" 2 "exit status with an empty --rank-helper"

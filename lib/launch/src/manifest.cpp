@@ -76,6 +76,7 @@ std::string render_manifest(const ManifestInputs& in) {
     if (!f.python.empty()) h["python"] = f.python;
     if (!f.mlx.empty()) h["mlx"] = f.mlx;
     if (!f.git.empty()) h["git_commit_of_cwd"] = f.git;
+    if (!f.helper.empty()) h["rank_helper"] = f.helper;
     j["hosts"][host] = h;
   }
   j["ranks"] = ordered_json::array();

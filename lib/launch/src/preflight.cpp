@@ -11,6 +11,7 @@
 #include <future>
 #include <set>
 
+#include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
 
@@ -58,7 +59,7 @@ void report_busy_port(const Plan& plan, const std::string& host, int port,
 void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
                 bool cwd_required, PreflightReport& report) {
   auto kv = parse_facts(res.out);
-  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"]};
+  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"], kv["helper"]};
   if (!res.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + res.exit.error +
                               "); check the host or use --no-preflight");
@@ -88,7 +89,8 @@ void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport
 
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              bool cwd_required, bool check, bool want_commit) {
+                              bool cwd_required, bool check, bool want_commit,
+                              const std::vector<std::string>& helpers) {
   const std::string& cmd = plan.command.front();
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
@@ -99,7 +101,8 @@ PreflightReport run_preflight(const Plan& plan,
                                        {"cmd", cmd},
                                        {"git", want_commit ? "1" : "0"},
                                        {"python", is_python(cmd) ? cmd : ""},
-                                       {"ports", local ? "" : ports_of(plan, plan.hosts[i])}},
+                                       {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
+                                       {"helpers", shell_join(helpers)}},
                                       TemplateMode::shell);
     results.push_back(std::async(std::launch::async, [ex = executors[i], script] {
       ssh::RunOptions ro;

@@ -187,13 +187,15 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
 }
 
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-                          const LaunchOptions& o, const Services& s, ProgressBoard& board) {
+                          const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
+                          ProgressBoard& board) {
   bool want_facts = o.record_dir || o.log_dir;
   if (!o.preflight && !want_facts) {
     mark_hosts(plan, {}, board);
     return {};
   }
-  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts);
+  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts,
+                              ws.rank_helpers);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
@@ -236,7 +238,8 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // lines under --verbose, nothing otherwise); erased before any output.
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
-  PreflightReport facts = preflight(plan, executors, o, s, board);
+  PreflightReport facts = preflight(plan, executors, o, ws, s, board);
+  for (const auto& [host, f] : facts.hosts) ws.helper_on_host[host] = f.helper;
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;

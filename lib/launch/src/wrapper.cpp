@@ -113,7 +113,19 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["use_perl"] = settings.use_perl ? "1" : "0";
   f["perl_code"] = perl_wrapper_code();
   f["perl_args"] = perl_wrapper_args(plan, rank, f);
-  f["helper"] = render_helper(settings, f.at("perl_args"));
+  auto known = settings.helper_on_host.find(rank.host);
+  if (known != settings.helper_on_host.end() && !known->second.empty()) {
+    static const std::string text =
+        strip_comments(template_text("launch_rank_known_helper.sh"), false);
+    return render_template(text,
+                           {{"exports", f.at("exports")},
+                            {"file_contents", f.at("file_contents")},
+                            {"helper", known->second},
+                            {"args", f.at("perl_args")}},
+                           TemplateMode::shell);
+  }
+  bool none_there = known != settings.helper_on_host.end();
+  f["helper"] = none_there ? "" : render_helper(settings, f.at("perl_args"));
   return render_template(sh_wrapper_template(), f, TemplateMode::shell);
 }
 

@@ -99,6 +99,7 @@ TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
   o.hostfile = "/x/hosts.json";
   PreflightReport facts;
   facts.hosts["localhost"].os = "Linux 6.1 x86_64";
+  facts.hosts["localhost"].helper = "/opt/homebrew/bin/distlaunch-rank";
   std::string text = render_manifest({o, plan, facts, run.result, std::string("[]")});
   CHECK(text.find("deadbeefcafe") == std::string::npos);
   auto j = nlohmann::json::parse(text);
@@ -109,6 +110,7 @@ TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
   CHECK(j["ranks"][1]["pid"].get<int>() > 0);
   CHECK(j["ranks"][0]["env"]["MLX_RANK"] == "0");
   CHECK(j["hosts"]["localhost"]["os"] == "Linux 6.1 x86_64");
+  CHECK(j["hosts"]["localhost"]["rank_helper"] == "/opt/homebrew/bin/distlaunch-rank");
 }
 
 TEST_CASE("line assembly joins chunks and never splits a line", "[launch][output]") {

@@ -3,6 +3,8 @@
 // without the end marker, when heartbeats stop, and on the T/K frames;
 // start errors are clear.
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,18 +35,22 @@ struct Started {
 };
 
 // The wrappers under test: "helper" is the compiled one (distlaunch-rank,
-// started by /bin/sh), "perl" the perl wrapper (started by /bin/sh, here
-// dash), "sh" and "bash --posix" the sh one (forced) under dash and under
-// bash in POSIX mode (macOS /bin/sh).
-const char* const kWrappers[] = {"helper", "perl", "sh", "bash --posix"};
+// started by /bin/sh after the search), "known helper" the same handed the
+// rank directly (the preflight found it), "perl" the perl wrapper (started
+// by /bin/sh, here dash), "sh" and "bash --posix" the sh one (forced) under
+// dash and under bash in POSIX mode (macOS /bin/sh).
+const char* const kWrappers[] = {"helper", "known helper", "perl", "sh", "bash --posix"};
+
+bool is_helper(const std::string& variant) { return variant.find("helper") != std::string::npos; }
 
 // Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
 Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws,
                       const std::string& redirect = "") {
   ws.use_perl = variant == "perl";
-  if (variant == "helper")
+  if (is_helper(variant))
     ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
-  const std::string shell = ws.use_perl || variant == "helper" ? "sh" : variant;
+  if (variant == "known helper") ws.helper_on_host[plan.ranks[0].host] = DISTKIT_RANK_HELPER_PATH;
+  const std::string shell = ws.use_perl || is_helper(variant) ? "sh" : variant;
   static ssh::LocalExecutor local("localhost");
   auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
   Started s;
@@ -93,7 +99,7 @@ TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat l
     REQUIRE(s.exit.wait_for(seconds(6)) == std::future_status::ready);
     CHECK(s.exit.get().exit_status == 143);
     CHECK(steady_clock::now() - t0 >= milliseconds(1500));
-    if (shell == "perl" || shell == "helper")  // the sh wrapper's watchdog ends it without a word
+    if (shell == "perl" || is_helper(shell))  // the sh wrapper's watchdog ends it without a word
       CHECK(s.err->find("no start frame from the launcher for 2s; giving up") != std::string::npos);
     s.cmd->close_stdin();
   }
@@ -279,7 +285,7 @@ TEST_CASE(
       CHECK((s.err->find("typed\n") != std::string::npos) == forwarded);
       // The perl and compiled wrappers feed a pipe: never a FIFO in the temp dir.
       CHECK((s.err->find("\nstdin\n") != std::string::npos) ==
-            (forwarded && shell != "perl" && shell != "helper"));
+            (forwarded && shell != "perl" && !is_helper(shell)));
       CHECK(s.err->find("\nsecret\n") != std::string::npos);
       CHECK(s.err->find("[[\"127.0.0.1:") != std::string::npos);
       s.cmd->close_stdin();
@@ -293,7 +299,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
   // must hold back (not buffer it all, not take the queued heartbeats for
   // missing ones) and deliver every byte once the rank reads.
   auto plan = test::local_plan(1, {"sh", "-c", "sleep 3; wc -c >&2"});
-  for (std::string variant : {"helper", "perl", "sh"}) {
+  for (std::string variant : {"helper", "known helper", "perl", "sh"}) {
     INFO(variant);
     auto s = start_wrapper(variant, plan, fast());
     s.cmd->write_stdin(frame::secret("ab"));
@@ -314,7 +320,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
 }
 
 TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
-  for (std::string variant : {"helper", "perl", "sh"}) {
+  for (std::string variant : {"helper", "known helper", "perl", "sh"}) {
     INFO(variant);
     auto ws = fast();
     ws.cwd = "/nonexistent/dir";
@@ -356,6 +362,88 @@ TEST_CASE("the compiled wrapper runs the rank where the host has it", "[launch][
   CHECK(WEXITSTATUS(status) == 126);
   CHECK(said.find("distlaunch: rank 4: this host's distlaunch-rank speaks --protocol=1, the "
                   "launcher --protocol=9; install the same distkit version on every host") == 0);
+}
+
+TEST_CASE("a helper the preflight found gets the rank without search or fallbacks",
+          "[launch][wrapper]") {
+  auto plan = test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"});
+  WrapperSettings ws = fast();
+  ws.rank_helpers = {"distlaunch-rank"};
+  std::string searched = render_rank_script(plan, plan.ranks[0], ws);
+  ws.helper_on_host[plan.ranks[0].host] = DISTKIT_RANK_HELPER_PATH;
+  std::string direct = render_rank_script(plan, plan.ranks[0], ws);
+  CHECK(direct.find("exec " + shell_quote(DISTKIT_RANK_HELPER_PATH) + " --protocol=1 0 ") !=
+        std::string::npos);
+  CHECK(direct.find("perl") == std::string::npos);
+  CHECK(direct.find("for distkit_h") == std::string::npos);
+  CHECK(direct.find("export MLX_RANK=0\n") != std::string::npos);
+  CHECK(direct.size() * 5 < searched.size());  // what the login shell no longer parses
+  // Another host of the same job still gets the search.
+  ws.helper_on_host = {{"elsewhere", DISTKIT_RANK_HELPER_PATH}};
+  CHECK(render_rank_script(plan, plan.ranks[0], ws) == searched);
+  // A host where none runs: no search, straight to the perl or sh wrapper.
+  ws.helper_on_host = {{plan.ranks[0].host, ""}};
+  std::string none_there = render_rank_script(plan, plan.ranks[0], ws);
+  CHECK(none_there.find("for distkit_h") == std::string::npos);
+  CHECK(none_there.find("exec perl -e") != std::string::npos);
+  // And the rank runs under it.
+  auto s = start_wrapper("known helper", plan, fast());
+  s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 0);
+  CHECK(s.err->find("distlaunch-rank\n") != std::string::npos);
+  s.cmd->close_stdin();
+}
+
+namespace {
+// Runs `command` through /bin/sh; its exit status and stdout+stderr.
+std::pair<int, std::string> shell_output(const std::string& command) {
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  int status = ::pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+}  // namespace
+
+TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launch][wrapper]") {
+  // One port held open here (listening), one free: only the held one is busy.
+  int held = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(held >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  REQUIRE(::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::listen(held, 1) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  const int busy = ntohs(a.sin_port);
+  int probe = ::socket(AF_INET, SOCK_STREAM, 0);  // a free port: bind 0, note it, close
+  sockaddr_in b{};
+  b.sin_family = AF_INET;
+  b.sin_addr.s_addr = htonl(INADDR_ANY);
+  REQUIRE(::bind(probe, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0);
+  len = sizeof b;
+  REQUIRE(::getsockname(probe, reinterpret_cast<sockaddr*>(&b), &len) == 0);
+  const int free_port = ntohs(b.sin_port);
+  ::close(probe);
+  const std::string helper = DISTKIT_RANK_HELPER_PATH;
+  auto [rc, out] = shell_output(helper + " --protocol=1 --check-ports " + std::to_string(free_port) +
+                                " " + std::to_string(busy));
+  CHECK(rc == 0);
+  CHECK(out == "busy=" + std::to_string(busy) + "\n");
+  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports " + std::to_string(free_port));
+  CHECK(rc == 0);
+  CHECK(out.empty());
+  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports 70000");
+  CHECK(rc == 2);
+  CHECK(out == "distlaunch-rank: --check-ports: '70000' is not a port (1-65535)\n");
+  // Another version's helper refuses, so the preflight does not pick it.
+  std::tie(rc, out) = shell_output(helper + " --protocol=2 --check-ports 1");
+  CHECK(rc == 126);
+  ::close(held);
 }
 
 TEST_CASE("frames are one line each, data framed by its length", "[launch][wrapper]") {

@@ -2,7 +2,7 @@
 // checks that the command and --cwd exist and reports the OS build and,
 // for python jobs, the python and mlx versions, and tries the ports the
 // host's ranks will listen on (bound once each: here directly, on remote
-// hosts with perl; skipped where a host has no perl). Every problem of
+// hosts by distlaunch-rank or else perl; skipped where a host has neither). Every problem of
 // every host is reported at once; version drift between hosts is a warning.
 #pragma once
 
@@ -18,6 +18,7 @@ namespace distkit::launch {
 
 struct HostFacts {
   std::string os, python, mlx, git;
+  std::string helper;  // the distlaunch-rank that runs there ("" if none)
 };
 
 struct PreflightReport {
@@ -33,9 +34,13 @@ struct PreflightReport {
 // `check` false only the facts are gathered (for the manifest), no problem
 // is reported. `want_commit`: also ask for the git commit of the working
 // directory (the manifest's; a program start per host otherwise saved).
+// `helpers`: the distlaunch-rank candidates (WrapperSettings::rank_helpers);
+// the first that runs on a host is reported in its facts and tries the
+// ports there instead of perl.
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              bool cwd_required, bool check, bool want_commit);
+                              bool cwd_required, bool check, bool want_commit,
+                              const std::vector<std::string>& helpers = {});
 
 // The local ports the plan's ranks on this machine will listen on, that are
 // already taken (tries to bind each).

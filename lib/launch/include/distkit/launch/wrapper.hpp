@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,12 @@ struct WrapperSettings {
   // without '/' is looked up on the host's PATH, a path must be executable
   // there. Empty: never (the perl or sh wrapper).
   std::vector<std::string> rank_helpers;
+  // What the preflight found per host (ssh name): the one of rank_helpers
+  // that runs there, whose ranks are then handed to it directly (no search,
+  // no fallbacks), or "" when none does (no search: the perl or sh wrapper
+  // at once, so a helper of another version is passed over). Hosts not in
+  // the map (no preflight) get the search.
+  std::map<std::string, std::string> helper_on_host;
 };
 
 // The full sh script for one rank (pass it as the executor's command).
