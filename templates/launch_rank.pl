@@ -59,8 +59,9 @@ if (-e '/proc/self/ns/pid') {
 my $tmp = (defined $ENV{TMPDIR} && $ENV{TMPDIR} ne '') ? $ENV{TMPDIR} : '/tmp';
 # A wrapper killed with SIGKILL cannot clean up: remove the dirs of this
 # host's wrappers that are gone. ESRCH (3 on Linux and macOS) only: EPERM
-# means the owner lives under another user.
-if (opendir(my $dh, $tmp)) {
+# means the owner lives under another user. One rank of a host per job
+# (local rank 0) is enough: with all of them, n ranks read n^2 owner files.
+if ((!defined $ENV{DISTKIT_LOCAL_RANK} || $ENV{DISTKIT_LOCAL_RANK} eq '0') && opendir(my $dh, $tmp)) {
   for my $e (readdir $dh) {
     next unless $e =~ /^distlaunch\./;
     open(my $o, '<', "$tmp/$e/owner") or next;

@@ -39,7 +39,9 @@ owner=$me
 if [ -e /proc/self/ns/pid ]; then  # no fork for it where there is no /proc (macOS)
   ns=$(readlink /proc/self/ns/pid 2>/dev/null) && [ -n "$ns" ] && owner="$me/$ns"
 fi
+# One rank of a host per job (local rank 0) is enough.
 for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
+  [ "${DISTKIT_LOCAL_RANK:-0}" = 0 ] || break
   [ -f "$o" ] || continue
   read -r oh op <"$o" 2>/dev/null || continue
   [ "$oh" = "$owner" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"

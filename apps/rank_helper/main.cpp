@@ -292,7 +292,10 @@ int Wrapper::run() {
   std::string tmp = t && *t ? t : "/tmp";
   while (tmp.size() > 1 && tmp.back() == '/') tmp.pop_back();
   std::string owner = owner_name(host_);
-  remove_stale_dirs(tmp, owner);
+  // What wrappers killed with SIGKILL left: one rank of a host per job
+  // (local rank 0) sweeps; with all of them, n ranks read n^2 owner files.
+  const char* local_rank = std::getenv("DISTKIT_LOCAL_RANK");
+  if (!local_rank || std::strcmp(local_rank, "0") == 0) remove_stale_dirs(tmp, owner);
   dir_ = make_temp_dir(tmp, owner);
   if (dir_.empty()) {
     say("cannot create a temp dir; check free space and TMPDIR");

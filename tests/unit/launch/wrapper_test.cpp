@@ -45,11 +45,12 @@ bool is_helper(const std::string& variant) { return variant.find("helper") != st
 
 // Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
 Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws,
-                      const std::string& redirect = "") {
+                      const std::string& redirect = "", size_t rank = 0) {
   ws.use_perl = variant == "perl";
   if (is_helper(variant))
     ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
-  if (variant == "known helper") ws.helper_on_host[plan.ranks[0].host] = DISTKIT_RANK_HELPER_PATH;
+  if (variant == "known helper")
+    ws.helper_on_host[plan.ranks[rank].host] = DISTKIT_RANK_HELPER_PATH;
   const std::string shell = ws.use_perl || is_helper(variant) ? "sh" : variant;
   static ssh::LocalExecutor local("localhost");
   auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
@@ -59,7 +60,7 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   auto err = s.err;
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
-  std::string script = render_rank_script(plan, plan.ranks[0], ws);
+  std::string script = render_rank_script(plan, plan.ranks[rank], ws);
   s.cmd = local.start("exec " + shell + " -c " + shell_quote(script) + redirect, std::move(h));
   return s;
 }
@@ -105,7 +106,7 @@ TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat l
   }
 }
 
-TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID namespace",
+TEST_CASE("local rank 0's wrapper removes only dead wrappers' dirs of its host and PID namespace",
           "[launch][wrapper]") {
   namespace fs = std::filesystem;
   const fs::path tmp = fs::temp_directory_path() / ("distkit-sweep-" + std::to_string(::getpid()));
@@ -154,6 +155,15 @@ TEST_CASE("a wrapper removes only dead wrappers' dirs of its own host and PID na
     CHECK(fs::exists(tmp / "distlaunch.otherhost"));
     if (!ec) CHECK(fs::exists(tmp / "distlaunch.elsewhere"));
     s.cmd->close_stdin();
+    // Only local rank 0 sweeps (one per host and job): local rank 1 leaves it.
+    owned("distlaunch.dead", me);
+    auto r1 = start_wrapper(shell, test::local_plan(2, {"true"}), fast(), "", 1);
+    r1.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+    REQUIRE(r1.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(r1.exit.get().exit_status == 0);
+    CHECK(fs::exists(tmp / "distlaunch.dead"));
+    r1.cmd->close_stdin();
+    fs::remove_all(tmp / "distlaunch.dead");
   }
   if (old_tmpdir) ::setenv("TMPDIR", saved.c_str(), 1);
   else ::unsetenv("TMPDIR");
