@@ -10,7 +10,10 @@
 # Usage: bench/allreduce_vs_peers.sh BUILD_DIR [ROUNDS] [RANKS...]
 #   BUILD_DIR  a build with -DDISTKIT_BUILD_BENCH=ON (distbench, allreduce_gloo,
 #              allreduce_mpi); default ranks: 2 4; default rounds: 3
-# Env: MAXBYTES (default 256M = 268435456), ITERS (5), LAT_ITERS (1000).
+# Env: MAXBYTES (default 256M = 268435456), ITERS (5), LAT_ITERS (1000),
+#      MID_ITERS (40): iterations for the sizes up to MIDBYTES (4 MiB), whose
+#      whole timed loop at ITERS would last a few ms, less than one
+#      scheduling hiccup of this VM; every program gets the same counts.
 # Output: raw lines in $OUT/raw.txt and a Markdown table on stdout.
 set -eu
 BUILD=$(cd "${1:?usage: allreduce_vs_peers.sh BUILD_DIR [ROUNDS] [RANKS...]}" && pwd)
@@ -21,6 +24,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 MAXBYTES=${MAXBYTES:-268435456}
 MINBYTES=65536
 ITERS=${ITERS:-5}
+MID_ITERS=${MID_ITERS:-40}
+MIDBYTES=4194304
 LAT_ITERS=${LAT_ITERS:-1000}
 GLOO_ALGOS="ring ring_chunked halving_doubling bcube new_ring new_bcube"
 OUT=${OUT:-$(mktemp -d /tmp/distkit-bench.XXXXXX)}
@@ -98,14 +103,25 @@ raw=$OUT/raw.txt
 for ((round = 1; round <= ROUNDS; round++)); do
   for n in $RANK_COUNTS; do
     echo "round $round, $n ranks" >&2
-    run_distkit "$n" $MINBYTES "$MAXBYTES" "$ITERS" 2 | sed "s/^/$round $n distkit /" >> "$raw"
-    run_distkit "$n" 8 8 "$LAT_ITERS" 100 | sed "s/^/$round $n distkit /" >> "$raw"
-    for a in $GLOO_ALGOS; do
-      run_gloo "$a" "$n" $MINBYTES "$MAXBYTES" "$ITERS" 2 | sed "s/^/$round $n gloo-$a /" >> "$raw"
-      run_gloo "$a" "$n" 8 8 "$LAT_ITERS" 100 | sed "s/^/$round $n gloo-$a /" >> "$raw"
+    # Each program: the mid sizes, the large ones, then the 8-byte latency.
+    bands="$MINBYTES $((MAXBYTES < MIDBYTES ? MAXBYTES : MIDBYTES)) $MID_ITERS 5"
+    [ "$MAXBYTES" -gt "$MIDBYTES" ] && bands="$bands|$((MIDBYTES * 4)) $MAXBYTES $ITERS 2"
+    bands="$bands|8 8 $LAT_ITERS 100"
+    IFS='|' read -ra band_list <<< "$bands"
+    for b in "${band_list[@]}"; do
+      # shellcheck disable=SC2086
+      run_distkit "$n" $b | sed "s/^/$round $n distkit /" >> "$raw"
     done
-    run_mpi "$n" $MINBYTES "$MAXBYTES" "$ITERS" 2 | sed "s/^/$round $n openmpi /" >> "$raw"
-    run_mpi "$n" 8 8 "$LAT_ITERS" 100 | sed "s/^/$round $n openmpi /" >> "$raw"
+    for a in $GLOO_ALGOS; do
+      for b in "${band_list[@]}"; do
+        # shellcheck disable=SC2086
+        run_gloo "$a" "$n" $b | sed "s/^/$round $n gloo-$a /" >> "$raw"
+      done
+    done
+    for b in "${band_list[@]}"; do
+      # shellcheck disable=SC2086
+      run_mpi "$n" $b | sed "s/^/$round $n openmpi /" >> "$raw"
+    done
   done
   echo "$round 2 iperf3-1stream 0 0 0 $(run_iperf)" >> "$raw"
   echo "$round 2 iperf3-bidir-slower 0 0 0 $(run_iperf --bidir)" >> "$raw"
