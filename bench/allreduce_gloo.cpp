@@ -86,5 +86,9 @@ int main(int argc, char** argv) {
       std::printf("%zu %.2f %.3f %.3f\n", bytes, us, algbw, algbw * 2.0 * (size - 1) / size);
     std::fflush(stdout);
   }
+  // Nobody leaves while a peer may still read from it: an early exit's
+  // close() reset the connection under a slower rank ("Connection closed
+  // by peer", then abort) after the last size.
+  barrier.run();
   return 0;
 }

@@ -45,6 +45,7 @@ for distkit_h in {{helpers|raw}}; do
     printf 'helper=%s\n' "$helper"
     break
   fi
+  printf 'helper_refused=%s\n' "$distkit_h"
 done
 if [ -n "$ports" ] && [ -z "$helper" ]; then
   if command -v perl >/dev/null 2>&1; then

@@ -61,8 +61,9 @@ expect_line "$WORK/rec/manifest.json" "      \"rank_helper\": \"$(dirname "$DL")
 mkdir -p "$WORK/old"
 printf '#!/bin/sh\necho "distlaunch: rank ?: this host'"'"'s distlaunch-rank speaks --protocol=0, the launcher $1; install the same distkit version on every host" >&2\nexit 126\n' > "$WORK/old/distlaunch-rank"
 chmod +x "$WORK/old/distlaunch-rank"
-expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" -- sh -c "$parent")" perl \
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" -- sh -c "$parent" 2>"$WORK/err")" perl \
   "wrapper when the helper there is of another version"
+expect_line "$WORK/err" "distlaunch: warning: 127.0.0.1: $WORK/old/distlaunch-rank did not run (another distkit version?); its ranks use the perl or sh wrapper; install the same distkit version there"
 rc=0
 "$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" --no-preflight -- true 2>"$WORK/err" || rc=$?
 expect_eq "$rc" 126 "exit status with another version's helper and no preflight"

@@ -65,6 +65,12 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
                               "); check the host or use --no-preflight");
     return;
   }
+  // A distlaunch-rank that did not answer (another distkit version, or not
+  // runnable there): the ranks still run, through the slower wrappers.
+  if (kv["helper"].empty() && !kv["helper_refused"].empty())
+    report.warnings.push_back(host + ": " + kv["helper_refused"] +
+                              " did not run (another distkit version?); its ranks use the perl "
+                              "or sh wrapper; install the same distkit version there");
   if (kv["cmd"] == "missing")
     report.problems.push_back(host + ": command '" + plan.command.front() +
                               "' not found; install it there or give its full path");
