@@ -223,6 +223,7 @@ void Wrapper::start_rank() {
     sigprocmask(SIG_SETMASK, &old, nullptr);
     int in = a_.forward_stdin ? p[0] : open("/dev/null", O_RDONLY);
     if (in >= 0 && in != 0) dup2(in, 0), close(in);
+    if (in < 0) close(0);  // never leave the rank reading the launcher's frames
     if (a_.forward_stdin) close(p[1]);
     close(g_wake[0]);
     close(g_wake[1]);
