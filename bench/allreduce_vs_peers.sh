@@ -105,7 +105,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
     echo "round $round, $n ranks" >&2
     # Each program: the mid sizes, the large ones, then the 8-byte latency.
     bands="$MINBYTES $((MAXBYTES < MIDBYTES ? MAXBYTES : MIDBYTES)) $MID_ITERS 5"
-    [ "$MAXBYTES" -gt "$MIDBYTES" ] && bands="$bands|$((MIDBYTES * 4)) $MAXBYTES $ITERS 2"
+    [ "$MAXBYTES" -ge $((MIDBYTES * 4)) ] && bands="$bands|$((MIDBYTES * 4)) $MAXBYTES $ITERS 2"
     bands="$bands|8 8 $LAT_ITERS 100"
     IFS='|' read -ra band_list <<< "$bands"
     for b in "${band_list[@]}"; do

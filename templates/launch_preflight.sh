@@ -1,11 +1,36 @@
 # distlaunch preflight (templates/launch_preflight.sh): one round trip per
 # host before anything starts. Prints key=value lines; POSIX sh.
 # `ports`: the ports this host's ranks will listen on; each is bound once
-# (perl: on every Mac and Debian) and the taken ones are listed as busy=.
+# (by distlaunch-rank, else perl: on every Mac and Debian) and the taken
+# ones are listed as busy=.
 cwd={{cwd}}
 ports={{ports}}
 cmd={{cmd}}
 python={{python}}
+# distlaunch-rank, where the host has it: the first candidate that runs and
+# passes the check (it tries the ports, which saves a perl start; a copy
+# from another distkit version refuses) is reported as helper=, as an
+# absolute path, and the ranks are then handed to it directly. Before any
+# cd, so a relative --rank-helper means what it means for the ranks.
+helper=
+for distkit_h in {{helpers|raw}}; do
+  case $distkit_h in
+    */*) [ -x "$distkit_h" ] || continue ;;
+    *) command -v "$distkit_h" >/dev/null 2>&1 || continue ;;
+  esac
+  # shellcheck disable=SC2086
+  if "$distkit_h" --protocol=1 --check-ports $ports </dev/null 2>/dev/null; then
+    case $distkit_h in
+      /*) helper=$distkit_h ;;
+      */*) helper=$PWD/$distkit_h ;;
+      *) helper=$(command -v "$distkit_h") ;;
+    esac
+    printf 'helper=%s\n' "$helper"
+    break
+  else
+    printf 'helper_refused=%s (exit %s)\n' "$distkit_h" "$?"
+  fi
+done
 if command -v sw_vers >/dev/null 2>&1; then
   printf 'os=macOS %s (%s) %s\n' "$(sw_vers -productVersion)" "$(sw_vers -buildVersion)" "$(uname -m)"
 else
@@ -29,24 +54,6 @@ if [ -n "$python" ]; then
   v=$("$python" -c 'import importlib.metadata as m; print(m.version("mlx"))' 2>/dev/null </dev/null) &&
     echo "mlx=$v"
 fi
-# distlaunch-rank, where the host has it: the first candidate that runs and
-# speaks our protocol (a copy from another distkit version refuses) is
-# reported as helper=, and the ranks are then started through it alone; it
-# also tries the ports, which saves a perl start.
-helper=
-for distkit_h in {{helpers|raw}}; do
-  case $distkit_h in
-    */*) [ -x "$distkit_h" ] || continue ;;
-    *) command -v "$distkit_h" >/dev/null 2>&1 || continue ;;
-  esac
-  # shellcheck disable=SC2086
-  if "$distkit_h" --protocol=1 --check-ports $ports </dev/null 2>/dev/null; then
-    helper=$distkit_h
-    printf 'helper=%s\n' "$helper"
-    break
-  fi
-  printf 'helper_refused=%s\n' "$distkit_h"
-done
 if [ -n "$ports" ] && [ -z "$helper" ]; then
   if command -v perl >/dev/null 2>&1; then
     # Built-ins only: loading the Socket module costs perl ~9 ms, eight

@@ -40,12 +40,13 @@ if [ -e /proc/self/ns/pid ]; then  # no fork for it where there is no /proc (mac
   ns=$(readlink /proc/self/ns/pid 2>/dev/null) && [ -n "$ns" ] && owner="$me/$ns"
 fi
 # One rank of a host per job (local rank 0) is enough.
-for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
-  [ "${DISTKIT_LOCAL_RANK:-0}" = 0 ] || break
-  [ -f "$o" ] || continue
-  read -r oh op <"$o" 2>/dev/null || continue
-  [ "$oh" = "$owner" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"
-done
+if [ "${DISTKIT_LOCAL_RANK-0}" = 0 ]; then
+  for o in "${TMPDIR:-/tmp}"/distlaunch.*/owner; do
+    [ -f "$o" ] || continue
+    read -r oh op <"$o" 2>/dev/null || continue
+    [ "$oh" = "$owner" ] && [ -n "$op" ] && ! kill -s 0 "$op" 2>/dev/null && rm -rf "${o%/owner}"
+  done
+fi
 d=$(mktemp -d "${TMPDIR:-/tmp}/distlaunch.XXXXXX") || {
   say "cannot create a temp dir; check free space and TMPDIR"; exit 126; }
 echo "$owner $$" >"$d/owner"

@@ -4,4 +4,7 @@
 # ~0.8 ms a rank even when it execs the helper on its first lines).
 {{exports|raw}}
 {{file_contents|raw}}
+[ -x {{helper}} ] || {
+  echo "distlaunch: rank "{{rank}}": "{{helper}}" is gone since the preflight; rerun the job" >&2
+  exit 126; }
 exec {{helper}} --protocol=1 {{args|raw}}

@@ -38,8 +38,11 @@ diff "$WORK/want" "$WORK/err" || fail "preflight report differs (perl's check)"
 cluster_extra_cleanup
 t=0
 until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
-dl --hosts h1,h2 -n 2 -p "$base" --verbose -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err"
+dl --hosts h1,h2 -n 2 -p "$base" --verbose --record "$WORK/rec" -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err"
 expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports free"
+# Both hosts' ranks went to the distlaunch-rank the preflight found there.
+expect_eq "$(grep -c '^      "rank_helper": "/.*/distlaunch-rank"' "$WORK/rec/manifest.json")" 2 \
+  "hosts whose ranks ran under distlaunch-rank"
 # Per-host progress: plain event lines under --verbose when not on a TTY.
 for h in h1 h2; do
   for event in connecting checking "done: ready"; do expect_line "$WORK/err" "$h: $event"; done

@@ -59,18 +59,19 @@ void report_busy_port(const Plan& plan, const std::string& host, int port,
 void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
                 bool cwd_required, PreflightReport& report) {
   auto kv = parse_facts(res.out);
-  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"], kv["helper"]};
+  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"], kv["helper"],
+                        res.exit.error.empty()};
   if (!res.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + res.exit.error +
                               "); check the host or use --no-preflight");
     return;
   }
-  // A distlaunch-rank that did not answer (another distkit version, or not
-  // runnable there): the ranks still run, through the slower wrappers.
+  // A distlaunch-rank that failed the check (another distkit version, or
+  // not runnable there): the ranks still run, through the slower wrappers.
   if (kv["helper"].empty() && !kv["helper_refused"].empty())
     report.warnings.push_back(host + ": " + kv["helper_refused"] +
-                              " did not run (another distkit version?); its ranks use the perl "
-                              "or sh wrapper; install the same distkit version there");
+                              " failed the check (another distkit version?); its ranks use the "
+                              "perl or sh wrapper; install the same distkit version there");
   if (kv["cmd"] == "missing")
     report.problems.push_back(host + ": command '" + plan.command.front() +
                               "' not found; install it there or give its full path");

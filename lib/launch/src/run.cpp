@@ -239,7 +239,10 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
   PreflightReport facts = preflight(plan, executors, o, ws, s, board);
-  for (const auto& [host, f] : facts.hosts) ws.helper_on_host[host] = f.helper;
+  // Hosts whose check did not finish (possible under --no-preflight with
+  // --record) keep the search: their helper is unknown, not absent.
+  for (const auto& [host, f] : facts.hosts)
+    if (f.answered) ws.helper_on_host[host] = f.helper;
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;

@@ -121,6 +121,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
                            {{"exports", f.at("exports")},
                             {"file_contents", f.at("file_contents")},
                             {"helper", known->second},
+                            {"rank", f.at("rank")},
                             {"args", f.at("perl_args")}},
                            TemplateMode::shell);
   }

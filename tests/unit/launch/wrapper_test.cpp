@@ -418,6 +418,17 @@ std::pair<int, std::string> shell_output(const std::string& command) {
 }
 }  // namespace
 
+TEST_CASE("a helper gone since the preflight is a clear error of the rank", "[launch][wrapper]") {
+  auto plan = test::local_plan(1, {"true"});
+  WrapperSettings ws = fast();
+  ws.helper_on_host[plan.ranks[0].host] = "/nonexistent/distlaunch-rank";
+  auto [rc, out] = shell_output("sh -c " + shell_quote(render_rank_script(plan, plan.ranks[0], ws)));
+  CHECK(rc == 126);
+  CHECK(out ==
+        "distlaunch: rank 0: /nonexistent/distlaunch-rank is gone since the preflight; rerun the "
+        "job\n");
+}
+
 TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launch][wrapper]") {
   // One port held open here (listening), one free: only the held one is busy.
   int held = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -431,6 +442,7 @@ TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launc
   REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&a), &len) == 0);
   const int busy = ntohs(a.sin_port);
   int probe = ::socket(AF_INET, SOCK_STREAM, 0);  // a free port: bind 0, note it, close
+  REQUIRE(probe >= 0);
   sockaddr_in b{};
   b.sin_family = AF_INET;
   b.sin_addr.s_addr = htonl(INADDR_ANY);

@@ -19,6 +19,7 @@ namespace distkit::launch {
 struct HostFacts {
   std::string os, python, mlx, git;
   std::string helper;  // the distlaunch-rank that runs there ("" if none)
+  bool answered = false;  // the host's check ran to its end (else: facts unknown)
 };
 
 struct PreflightReport {
