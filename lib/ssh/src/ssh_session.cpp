@@ -141,9 +141,15 @@ class SessionCore {
   void collect_exit(Chan& c);
   void finish(const std::shared_ptr<Chan>& c);
   void fail_all(const std::string& message);
-  bool blocked_out(int rc) const {
-    return rc == LIBSSH2_ERROR_EAGAIN &&
-           (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
+  // A packet is half-sent: libssh2 keeps its rest and refuses any other
+  // packet (LIBSSH2_ERROR_BAD_USE) until the call that started it is
+  // repeated and finishes it.
+  bool half_sent() const {
+    return (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0;
+  }
+  // "Try again later": EAGAIN, or another call's packet is still half-sent.
+  bool later(long rc) const {
+    return rc == LIBSSH2_ERROR_EAGAIN || (rc == LIBSSH2_ERROR_BAD_USE && half_sent());
   }
   void wake() {
     char c = 0;
@@ -163,6 +169,12 @@ class SessionCore {
   // for channel success") when it reads another channel's reply first
   // (libssh2 issue #671); seen under ASan/TSan with several ranks per host.
   Chan* opening_ = nullptr;
+  // The channel whose call left a packet half-sent: only it may run until
+  // that packet is out (it repeats the same call). Stepping the others
+  // instead — the loop used to restart from the first channel — never
+  // finished the packet: the connection stalled mid-packet (keepalive
+  // timeout) and other channels' stdin was dropped on BAD_USE.
+  Chan* sender_ = nullptr;
   int max_channels_ = 8;
   std::chrono::milliseconds keepalive_{5000};
   int keepalive_max_ = 3;
@@ -218,6 +230,7 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
 
 void SessionCore::finish(const std::shared_ptr<Chan>& c) {
   if (c.get() == opening_) opening_ = nullptr;
+  if (c.get() == sender_) sender_ = nullptr;
   if (c->reported) return;
   c->reported = true;
   if (c->h.on_exit) c->h.on_exit(c->result);
@@ -256,8 +269,8 @@ void SessionCore::collect_exit(Chan& c) {
   if (sig) libssh2_free(s_, sig);
 }
 
-// Returns true when the channel made progress. Sets blocked_ when the loop
-// must restart from this channel (half-sent packet).
+// Returns true when the channel made progress. A call that leaves a packet
+// half-sent makes this channel the session's sender_ (see loop()).
 bool SessionCore::step(Chan& c) {
   switch (c.stage) {
     case Stage::open: {
@@ -269,7 +282,7 @@ bool SessionCore::step(Chan& c) {
                                      LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
       if (!c.ch) {
         int err = libssh2_session_last_errno(s_);
-        if (err == LIBSSH2_ERROR_EAGAIN) return false;
+        if (later(err)) return false;
         opening_ = nullptr;
         if (session_fatal(err)) throw ConnectFailure("protocol", fatal_message(s_, err));
         c.result.error = "cannot open an SSH channel on " + alias + ": " + last_error(s_);
@@ -284,7 +297,7 @@ bool SessionCore::step(Chan& c) {
       opening_ = &c;
       std::string wrapped = "exec /bin/sh -c " + shell_quote(c.command);
       int rc = libssh2_channel_exec(c.ch, wrapped.c_str());
-      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      if (later(rc)) return false;
       opening_ = nullptr;
       if (rc < 0) {
         if (session_fatal(rc)) throw ConnectFailure("protocol", fatal_message(s_, rc));
@@ -299,19 +312,19 @@ bool SessionCore::step(Chan& c) {
       return step_run(c);
     case Stage::close: {
       int rc = libssh2_channel_close(c.ch);
-      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      if (later(rc)) return false;
       c.stage = c.result.error.empty() ? Stage::wait_closed : Stage::free;
       return true;
     }
     case Stage::wait_closed: {
       int rc = libssh2_channel_wait_closed(c.ch);
-      if (rc == LIBSSH2_ERROR_EAGAIN) return false;
+      if (later(rc)) return false;
       collect_exit(c);
       c.stage = Stage::free;
       return true;
     }
     case Stage::free: {
-      if (c.ch && libssh2_channel_free(c.ch) == LIBSSH2_ERROR_EAGAIN) return false;
+      if (c.ch && later(libssh2_channel_free(c.ch))) return false;
       c.ch = nullptr;
       return true;
     }
@@ -329,7 +342,9 @@ bool SessionCore::step_run(Chan& c) {
     closing = c.in_close && c.in.empty();
     aborted = c.abort;
   }
-  if (aborted || (c.timeout.count() > 0 && Clock::now() >= c.deadline)) {
+  // Our own packet half-sent: it goes out before this channel may close.
+  const bool mid_packet = sender_ == &c && half_sent();
+  if (!mid_packet && (aborted || (c.timeout.count() > 0 && Clock::now() >= c.deadline))) {
     c.result.error =
         aborted ? "aborted" : "timed out after " + std::to_string(c.timeout.count()) + " ms";
     // sshd answers our close only when the remote command has ended: do not
@@ -344,13 +359,13 @@ bool SessionCore::step_run(Chan& c) {
       std::lock_guard lock(mu_);
       c.in.erase(0, static_cast<size_t>(n));
       progressed = true;
-    } else if (n != LIBSSH2_ERROR_EAGAIN) {
+    } else if (!later(n)) {
       std::lock_guard lock(mu_);
       c.in.clear();  // the command stopped reading stdin
     }
   } else if (closing && !c.eof_sent) {
     int rc = libssh2_channel_send_eof(c.ch);
-    if (rc != LIBSSH2_ERROR_EAGAIN) c.eof_sent = progressed = true;
+    if (!later(rc)) c.eof_sent = progressed = true;
   }
   char buf[32768];
   // At most 16 reads per stream and step: a command writing without pause
@@ -360,7 +375,7 @@ bool SessionCore::step_run(Chan& c) {
     for (int reads = 0; reads < 16; ++reads) {
       ssize_t n = libssh2_channel_read_ex(c.ch, stream, buf, sizeof buf);
       if (n <= 0) {
-        if (n < 0 && n != LIBSSH2_ERROR_EAGAIN && session_fatal(static_cast<int>(n)))
+        if (n < 0 && !later(n) && session_fatal(static_cast<int>(n)))
           throw ConnectFailure("protocol", fatal_message(s_, static_cast<int>(n)));
         break;
       }
@@ -369,7 +384,7 @@ bool SessionCore::step_run(Chan& c) {
       if (sink) sink(std::string_view(buf, static_cast<size_t>(n)));
     }
   }
-  if (libssh2_channel_eof(c.ch)) {
+  if (!mid_packet && libssh2_channel_eof(c.ch)) {
     c.stage = Stage::close;
     progressed = true;
   }
@@ -405,20 +420,26 @@ void SessionCore::loop() {
     }
     bool progressed = false;
     try {
+      if (!half_sent()) sender_ = nullptr;
       for (size_t i = 0; i < active_.size(); ++i) {
         auto c = active_[i];
+        if (sender_ && c.get() != sender_) continue;  // its packet first
+        const bool before = half_sent();
         bool p = step(*c);
         progressed |= p;
+        if (!before && half_sent()) sender_ = c.get();
+        else if (c.get() == sender_ && !half_sent()) sender_ = nullptr;
         if (c->stage == Stage::free && !c->ch) {
           active_.erase(active_.begin() + static_cast<long>(i--));
           finish(c);
         } else if (c->abandoned && !c->reported) {
           finish(c);
-        } else if (!p && blocked_out(libssh2_session_last_errno(s_))) {
-          break;  // a half-sent packet: nothing else may send before it
         }
+        if (sender_ && half_sent()) break;  // wait for the socket (POLLOUT), then it again
       }
-      if (!active_.empty()) {
+      // Not while a channel's packet is half-sent (it would be refused); a
+      // keepalive's own half-sent packet is finished by this same call.
+      if (!active_.empty() && !(sender_ && half_sent())) {
         int next = 0;
         int rc = libssh2_keepalive_send(s_, &next);
         if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
