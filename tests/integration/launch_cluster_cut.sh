@@ -1,7 +1,8 @@
 # One host's link is cut (no FIN/RST): its ranks die on their own when the
 # launcher's heartbeats stop; distlaunch reports the lost host, stops the
-# others and exits 255. Nothing remains on any host. A cut during the
-# preflight fails the job (exit 1) before any rank starts.
+# others and exits 255. Nothing remains on any host. The same when the link
+# is cut while stdin streams to the host. A cut during the preflight fails
+# the job (exit 1) before any rank starts.
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 4
 marker="sleep 94$$"
@@ -25,6 +26,31 @@ expect_eq "$rc" 255 "exit status"
 grep -q "^distlaunch: error: rank [45] on h3 lost its connection" "$WORK/err" || { cat "$WORK/err"; fail "no lost-connection line"; }
 "$CLUSTER" uncut "$C" 3
 expect_eq "$(wait_procs "$marker" 0 5)" 0 "rank processes left"
+
+# A link cut while stdin streams to the host's ranks: the connection's
+# socket fills and a packet stays half-sent; the silence is still noticed
+# (exit 255 within the keepalive limit), never waited out.
+dd if=/dev/zero bs=65536 count=200000 2>/dev/null |
+  "$DL" --ssh-config "$C/ssh_config" --hosts h1 -n 4 -- sh -c "cat >/dev/null; $marker" 2>"$WORK/err" &
+pid=$!
+sleep 1
+"$CLUSTER" cut "$C" 1
+start=$(now_ms)
+t=0
+while kill -0 "$pid" 2>/dev/null && [ $t -lt 200 ]; do sleep 0.1; t=$((t + 1)); done
+if kill -0 "$pid" 2>/dev/null; then
+  kill -9 "$pid"
+  "$CLUSTER" uncut "$C" 1
+  fail "distlaunch still running 20 s after the link was cut mid-stdin"
+fi
+rc=0
+wait "$pid" || rc=$?
+echo "cut mid-stdin noticed after $(( $(now_ms) - start )) ms"
+"$CLUSTER" uncut "$C" 1
+expect_eq "$rc" 255 "exit status after a cut mid-stdin"
+grep -q "^distlaunch: error: rank [0-3] on h1 lost its connection" "$WORK/err" ||
+  { cat "$WORK/err"; fail "no lost-connection line after a cut mid-stdin"; }
+expect_eq "$(wait_procs "$marker" 0 10)" 0 "rank processes left after a cut mid-stdin"
 
 # A link cut during the preflight (h2's sw_vers answers after 4 s): a
 # runtime failure (exit 1) naming the host, not a configuration error, and

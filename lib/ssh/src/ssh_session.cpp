@@ -437,13 +437,17 @@ void SessionCore::loop() {
         }
         if (sender_ && half_sent()) break;  // wait for the socket (POLLOUT), then it again
       }
-      // Not while a channel's packet is half-sent (it would be refused); a
-      // keepalive's own half-sent packet is finished by this same call.
-      if (!active_.empty() && !(sender_ && half_sent())) {
-        int next = 0;
-        int rc = libssh2_keepalive_send(s_, &next);
-        if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
-          throw ConnectFailure("protocol", fatal_message(s_, rc));
+      if (!active_.empty()) {
+        // No keepalive while a channel's packet is half-sent (it would be
+        // refused); a keepalive's own half-sent packet is finished by this
+        // same call. The silence check below runs either way: a cut link
+        // mid-packet must still be noticed.
+        if (!(sender_ && half_sent())) {
+          int next = 0;
+          int rc = libssh2_keepalive_send(s_, &next);
+          if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
+            throw ConnectFailure("protocol", fatal_message(s_, rc));
+        }
         auto silent = Clock::now() - std::max(last_rx_, busy_since_);
         if (silent > keepalive_ * keepalive_max_)
           throw ConnectFailure(
