@@ -2,15 +2,12 @@
 // answers with key=value lines; the decisions are taken here.
 #include "distkit/launch/preflight.hpp"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <future>
 #include <set>
 
+#include "distkit/util/port_in_use.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
@@ -138,18 +135,8 @@ PreflightReport run_preflight(const Plan& plan,
 
 std::vector<int> busy_local_ports(const std::vector<int>& ports) {
   std::vector<int> busy;
-  for (int port : ports) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) continue;
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_ANY);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) busy.push_back(port);
-    close(fd);
-  }
+  for (int port : ports)
+    if (port_in_use(port)) busy.push_back(port);
   return busy;
 }
 
