@@ -7,4 +7,4 @@
 [ -x {{helper}} ] || {
   echo "distlaunch: rank "{{rank}}": "{{helper}}" is gone since the preflight; rerun the job" >&2
   exit 126; }
-exec {{helper}} --protocol=1 {{args|raw}}
+exec {{helper}} --protocol=1 {{perl_args|raw}}

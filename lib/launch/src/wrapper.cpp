@@ -106,25 +106,21 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["cwd"] = settings.cwd.value_or("");
   f["cwd_required"] = settings.cwd_required ? "1" : "0";
   f["stdin_fifo"] = settings.stdin_forwarded ? "1" : "0";
-  f["files"] = render_files(rank);
   f["file_contents"] = render_file_contents(rank);
   f["exports"] = render_exports(rank);
-  f["command"] = shell_join(plan.command);
-  f["use_perl"] = settings.use_perl ? "1" : "0";
-  f["perl_code"] = perl_wrapper_code();
   f["perl_args"] = perl_wrapper_args(plan, rank, f);
   auto known = settings.helper_on_host.find(rank.host);
   if (known != settings.helper_on_host.end() && !known->second.empty()) {
+    // The preflight found the helper: the hand-over alone (no fallbacks).
     static const std::string text =
         strip_comments(template_text("launch_rank_known_helper.sh"), false);
-    return render_template(text,
-                           {{"exports", f.at("exports")},
-                            {"file_contents", f.at("file_contents")},
-                            {"helper", known->second},
-                            {"rank", f.at("rank")},
-                            {"args", f.at("perl_args")}},
-                           TemplateMode::shell);
+    f["helper"] = known->second;
+    return render_template(text, f, TemplateMode::shell);
   }
+  f["files"] = render_files(rank);
+  f["command"] = shell_join(plan.command);
+  f["use_perl"] = settings.use_perl ? "1" : "0";
+  f["perl_code"] = perl_wrapper_code();
   bool none_there = known != settings.helper_on_host.end();
   f["helper"] = none_there ? "" : render_helper(settings, f.at("perl_args"));
   return render_template(sh_wrapper_template(), f, TemplateMode::shell);
