@@ -28,6 +28,7 @@
 
 #include "frames.hpp"
 #include "group.hpp"
+#include "host_agent.hpp"
 #include "ports.hpp"
 #include "temp_dir.hpp"
 
@@ -420,10 +421,11 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
 }
 
 }  // namespace
-}  // namespace distlaunch_rank
 
-int main(int argc, char** argv) {
-  using namespace distlaunch_rank;
+// The wrapper for one rank, from its arguments (argv[0] is ignored). Also
+// called in a child of the host agent (host_agent.cpp), which has reset
+// its signal dispositions and given it its own stdin, stdout and stderr.
+int run_rank(int argc, char** argv) {
   Args a;
   std::string why;
   if (!parse_args(argc, argv, a, why)) {
@@ -443,4 +445,14 @@ int main(int argc, char** argv) {
   for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
   return Wrapper(std::move(a)).run();
+}
+
+}  // namespace distlaunch_rank
+
+int main(int argc, char** argv) {
+  using namespace distlaunch_rank;
+  if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
+      std::strcmp(argv[2], "--host-agent") == 0)
+    return run_host_agent(argc - 3, argv + 3);
+  return run_rank(argc, argv);
 }

@@ -1,0 +1,404 @@
+// The host agent (protocol in host_agent.hpp): one poll() loop over its
+// stdin, its stdout and three pipes per rank wrapper. Single-threaded, so a
+// wrapper is forked without exec and runs run_rank directly (one exec less
+// per rank). Output is buffered here up to a limit; past it the wrappers'
+// pipes are not read, so a rank that writes faster than distlaunch takes
+// its output blocks in write(), as it would on its own channel, while
+// stdin frames (heartbeats) keep flowing to every wrapper.
+#include "host_agent.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace distlaunch_rank {
+namespace {
+
+constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
+constexpr double kLingerAfterExit = 1.0;  // s a wrapper's pipes may stay open after it ends
+constexpr double kFlushAtEnd = 2.0;       // s to flush output once the launcher is gone
+
+volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
+int g_agent_wake[2] = {-1, -1};
+
+void on_agent_signal(int sig) {
+  int saved = errno;
+  if (sig != SIGCHLD) g_stop = 1;
+  char b = 1;
+  (void)!write(g_agent_wake[1], &b, 1);
+  errno = saved;
+}
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+void set_flags(int fd) {
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+struct Wrapper {
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
+  std::string queue;                // stdin bytes not written yet
+  bool close_after = false;         // C received: close once queue is written
+  bool exited = false;
+  int status = 0;
+  double exited_at = 0;
+};
+
+class Agent {
+ public:
+  explicit Agent(double idle) : idle_(idle) {}
+  int run();
+
+ private:
+  void say(const std::string& msg) {
+    std::string line = "distlaunch-rank: host agent: " + msg + "\n";
+    (void)!write(2, line.data(), line.size());
+  }
+  void emit(char kind, long id, const char* data, std::size_t n) {
+    if (stdout_broken_) return;
+    out_ += kind;
+    out_ += ' ' + std::to_string(id) + ' ' + std::to_string(n) + '\n';
+    out_.append(data, n);
+  }
+  void handle_frames();
+  void start(long id, const std::string& request);
+  void launcher_gone();
+  bool read_pipe(long id, int& fd, char kind);
+  void reap();
+  void finish_wrappers();
+  void write_stdins();
+  void flush_stdout();
+
+  double idle_;
+  std::string in_;   // stdin bytes not parsed yet
+  std::string out_;  // frames not written to stdout yet
+  bool eof_ = false, stdout_broken_ = false, gone_ = false;
+  double gone_at_ = 0, last_input_ = 0;
+  std::map<long, Wrapper> wrappers_;
+};
+
+// The frames complete in in_; a malformed one ends the agent's input (the
+// launcher and we disagree on the protocol; nothing after it can be trusted).
+void Agent::handle_frames() {
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t nl = in_.find('\n', pos);
+    if (nl == std::string::npos) break;
+    const std::string line = in_.substr(pos, nl - pos);
+    char kind = 0;
+    long id = -1;
+    unsigned long n = 0;
+    int fields = std::sscanf(line.c_str(), "%c %ld %lu", &kind, &id, &n);
+    bool sized = kind == 'N' || kind == 'I';
+    if (line.size() < 3 || line[1] != ' ' || id < 0 || fields < (sized ? 3 : 2) ||
+        (kind != 'N' && kind != 'I' && kind != 'C' && kind != 'A')) {
+      say("protocol error: unexpected frame '" + line.substr(0, 40) + "'");
+      in_.clear();
+      launcher_gone();
+      return;
+    }
+    std::size_t after = nl + 1;
+    if (sized && in_.size() - after < n) break;  // wait for the bytes
+    std::string payload = sized ? in_.substr(after, n) : std::string();
+    pos = after + (sized ? n : 0);
+    auto w = wrappers_.find(id);
+    if (kind == 'N') {
+      start(id, payload);
+    } else if (w == wrappers_.end() || w->second.exited) {
+      // A rank that has ended: what was still sent to it is dropped.
+    } else if (kind == 'I') {
+      if (w->second.in >= 0) w->second.queue += payload;
+    } else if (kind == 'C') {
+      w->second.close_after = true;
+    } else {  // 'A'
+      w->second.queue.clear();
+      close_fd(w->second.in);
+    }
+  }
+  in_.erase(0, pos);
+}
+
+// Forks the wrapper for rank `id`. The child keeps only its three pipe ends
+// (every other descriptor of ours is closed) and runs run_rank itself.
+void Agent::start(long id, const std::string& request) {
+  std::vector<std::string> env, args;
+  std::size_t at = 0;
+  bool in_env = true;
+  while (at < request.size()) {
+    std::size_t end = request.find('\0', at);
+    if (end == std::string::npos) end = request.size();
+    std::string s = request.substr(at, end - at);
+    if (in_env && s.empty())
+      in_env = false;
+    else
+      (in_env ? env : args).push_back(s);
+    at = end + 1;
+  }
+  if (wrappers_.count(id)) {
+    say("protocol error: rank id " + std::to_string(id) + " started twice");
+    return;
+  }
+  if (args.empty()) {
+    std::string msg = "distlaunch: host agent: empty start request for rank id " +
+                      std::to_string(id) + "; use the same distkit version on every host\n";
+    emit('R', id, msg.data(), msg.size());
+    out_ += "X " + std::to_string(id) + " 125\n";
+    return;
+  }
+  int pin[2], pout[2], perr[2];
+  if (pipe(pin) != 0 || pipe(pout) != 0 || pipe(perr) != 0) {
+    std::string msg = std::string("distlaunch: host agent: cannot create pipes: ") +
+                      std::strerror(errno) + "\n";
+    emit('R', id, msg.data(), msg.size());
+    out_ += "X " + std::to_string(id) + " 126\n";
+    return;
+  }
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    dup2(pin[0], 0);
+    dup2(pout[1], 1);
+    dup2(perr[1], 2);
+    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], g_agent_wake[0],
+                   g_agent_wake[1]})
+      close(fd);
+    for (auto& [other, w] : wrappers_)
+      for (int fd : {w.in, w.out, w.err})
+        if (fd >= 0) close(fd);
+    for (const auto& e : env) {
+      std::size_t eq = e.find('=');
+      if (eq != std::string::npos && eq > 0)
+        setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
+    }
+    std::vector<char*> argv;
+    static char self[] = "distlaunch-rank", protocol[] = "--protocol=1";
+    argv.push_back(self);
+    argv.push_back(protocol);
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data()));
+  }
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  close(pin[0]);
+  close(pout[1]);
+  close(perr[1]);
+  if (pid < 0) {
+    for (int fd : {pin[1], pout[0], perr[0]}) close(fd);
+    std::string msg = std::string("distlaunch: host agent: cannot fork: ") +
+                      std::strerror(errno) + "\n";
+    emit('R', id, msg.data(), msg.size());
+    out_ += "X " + std::to_string(id) + " 126\n";
+    return;
+  }
+  Wrapper w;
+  w.pid = pid;
+  w.in = pin[1];
+  w.out = pout[0];
+  w.err = perr[0];
+  for (int fd : {w.in, w.out, w.err}) set_flags(fd);
+  if (gone_) close_fd(w.in);
+  wrappers_.emplace(id, std::move(w));
+}
+
+// The launcher closed our stdin or cannot be written to: every wrapper gets
+// EOF on its stdin, which makes it stop its rank and end.
+void Agent::launcher_gone() {
+  if (gone_) return;
+  gone_ = true;
+  gone_at_ = now_s();
+  for (auto& [id, w] : wrappers_) {
+    w.queue.clear();
+    close_fd(w.in);
+  }
+}
+
+// One read; true when it got bytes.
+bool Agent::read_pipe(long id, int& fd, char kind) {
+  char buf[65536];
+  ssize_t n = read(fd, buf, sizeof buf);
+  if (n > 0) {
+    emit(kind, id, buf, static_cast<std::size_t>(n));
+    return true;
+  }
+  if (n == 0 || (errno != EINTR && errno != EAGAIN)) close_fd(fd);
+  return false;
+}
+
+void Agent::reap() {
+  int st = 0;
+  pid_t pid;
+  while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+    for (auto& [id, w] : wrappers_)
+      if (w.pid == pid) {
+        w.exited = true;
+        w.status = st;
+        w.exited_at = now_s();
+        w.queue.clear();
+        close_fd(w.in);
+      }
+}
+
+// A wrapper that has ended is reported once its output is all read (or,
+// should something it started hold the pipes open, after a short linger).
+void Agent::finish_wrappers() {
+  double now = now_s();
+  for (auto it = wrappers_.begin(); it != wrappers_.end();) {
+    Wrapper& w = it->second;
+    if (!w.exited || ((w.out >= 0 || w.err >= 0) && now - w.exited_at < kLingerAfterExit)) {
+      ++it;
+      continue;
+    }
+    // What is left in the pipes (bounded: something may still be writing).
+    for (int* fd : {&w.out, &w.err}) {
+      for (int i = 0; i < 64 && *fd >= 0 && read_pipe(it->first, *fd, fd == &w.out ? 'O' : 'R');)
+        ++i;
+      close_fd(*fd);
+    }
+    std::string status = WIFSIGNALED(w.status) ? "s" + std::to_string(WTERMSIG(w.status))
+                                               : std::to_string(WEXITSTATUS(w.status));
+    if (!stdout_broken_) out_ += "X " + std::to_string(it->first) + " " + status + "\n";
+    it = wrappers_.erase(it);
+  }
+}
+
+void Agent::write_stdins() {
+  for (auto& [id, w] : wrappers_) {
+    if (w.in < 0) continue;
+    if (!w.queue.empty()) {
+      ssize_t n = write(w.in, w.queue.data(), w.queue.size());
+      if (n > 0)
+        w.queue.erase(0, static_cast<std::size_t>(n));
+      else if (n < 0 && errno != EAGAIN && errno != EINTR)
+        w.queue.clear(), close_fd(w.in);  // the wrapper is gone; reap() reports it
+    }
+    if (w.in >= 0 && w.close_after && w.queue.empty()) close_fd(w.in);
+  }
+}
+
+void Agent::flush_stdout() {
+  while (!out_.empty()) {
+    ssize_t n = write(1, out_.data(), out_.size());
+    if (n > 0) {
+      out_.erase(0, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    stdout_broken_ = true;  // nobody reads us any more
+    out_.clear();
+    launcher_gone();
+    return;
+  }
+}
+
+int Agent::run() {
+  last_input_ = now_s();
+  set_flags(0);
+  set_flags(1);
+  while (true) {
+    reap();
+    finish_wrappers();
+    flush_stdout();
+    if (g_stop) launcher_gone();
+    double now = now_s();
+    if (wrappers_.empty()) {
+      if (gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
+      if (!gone_ && now - last_input_ >= idle_) return 0;
+    }
+    std::vector<pollfd> fds;
+    std::vector<std::pair<long, int*>> pipes;  // for fds[2..]
+    fds.push_back({g_agent_wake[0], POLLIN, 0});
+    fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
+    fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
+    // Past the limit the pipes wait, unless the launcher is gone (then a
+    // wrapper blocked on a full pipe could not end).
+    bool read_pipes = out_.size() < kOutputLimit || gone_;
+    for (auto& [id, w] : wrappers_) {
+      if (read_pipes)
+        for (int* fd : {&w.out, &w.err})
+          if (*fd >= 0) fds.push_back({*fd, POLLIN, 0}), pipes.push_back({id, fd});
+      if (w.in >= 0 && !w.queue.empty())
+        fds.push_back({w.in, POLLOUT, 0}), pipes.push_back({id, nullptr});
+    }
+    int rc = poll(fds.data(), fds.size(), 250);
+    if (rc < 0 && errno != EINTR) {
+      say(std::string("poll failed: ") + std::strerror(errno));
+      return 1;
+    }
+    if (rc <= 0) continue;
+    if (fds[0].revents) {
+      char b[64];
+      while (read(g_agent_wake[0], b, sizeof b) > 0) {
+      }
+    }
+    if (fds[1].revents) {
+      char buf[65536];
+      ssize_t n = read(0, buf, sizeof buf);
+      if (n > 0) {
+        last_input_ = now_s();
+        in_.append(buf, static_cast<std::size_t>(n));
+        handle_frames();
+      } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        eof_ = true;
+        launcher_gone();
+      }
+    }
+    for (std::size_t i = 0; i < pipes.size(); ++i) {
+      if (!fds[i + 3].revents) continue;
+      auto [id, fd] = pipes[i];
+      auto w = wrappers_.find(id);
+      if (w == wrappers_.end()) continue;
+      if (fd) read_pipe(id, *fd, fd == &w->second.out ? 'O' : 'R');
+    }
+    write_stdins();
+  }
+}
+
+}  // namespace
+
+int run_host_agent(int argc, char** argv) {
+  char* end = nullptr;
+  double idle = argc == 1 ? std::strtod(argv[0], &end) : -1;
+  if (argc != 1 || !end || *end || idle <= 0) {
+    std::fprintf(stderr,
+                 "distlaunch: host agent: malformed arguments; it is started by distlaunch, "
+                 "not by hand\n");
+    return 126;
+  }
+  if (pipe(g_agent_wake) != 0) return 126;
+  for (int fd : g_agent_wake) set_flags(fd);
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_agent_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  return Agent(idle).run();
+}
+
+}  // namespace distlaunch_rank
