@@ -10,4 +10,5 @@ expect_eq "$(wait_procs "$marker" $((8 * PER_RANK)) 10)" $((8 * PER_RANK)) "rank
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 expect_eq "$(wait_procs "$marker" 0 3)" 0 "rank processes left 3 s after SIGKILL"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents or wrappers left after SIGKILL"
 echo PASS

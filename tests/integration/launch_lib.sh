@@ -8,10 +8,11 @@ DATA="$SRC/tests/data/launch"
 [ -x "$DL" ] || { echo "SKIP: $DL not built (cmake --build ... --target distlaunch)"; exit 77; }
 
 # Processes whose command line names a rank's command while `sh -c CMD`
-# runs: the perl wrapper (templates/launch_rank.pl), sh and CMD; where the
-# hosts (this machine) have no perl, the sh wrapper with its stdin reader
-# and watchdog, sh and CMD.
-if command -v perl >/dev/null 2>&1; then PER_RANK=3; else PER_RANK=5; fi
+# runs on a host with distlaunch-rank (the test hosts share this build):
+# sh and CMD. The rank's wrapper is a fork of the host agent and carries
+# the agent's command line (AGENT_PATTERN), not the rank's.
+PER_RANK=2
+AGENT_PATTERN='[-]-host-agent'
 
 # dl ARGS...: distlaunch against the test cluster (in the background, call
 # "$DL" itself so $! is its pid).

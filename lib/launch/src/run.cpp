@@ -11,6 +11,7 @@
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
+#include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/manifest.hpp"
 #include "distkit/launch/mpi.hpp"
 #include "distkit/launch/preflight.hpp"
@@ -20,6 +21,7 @@
 #include "distkit/util/error.hpp"
 #include "distkit/util/progress.hpp"
 #include "distkit/util/self_path.hpp"
+#include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
@@ -211,6 +213,32 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   return report;
 }
 
+// Remote hosts where the preflight found distlaunch-rank get one channel
+// running it as the host agent, which starts all of the host's ranks
+// (host_agent.hpp): a channel per rank costs each rank an sshd session, a
+// login shell and /bin/sh. Local ranks keep their own processes.
+void use_host_agents(const Plan& plan, const LaunchOptions& o,
+                     std::vector<std::shared_ptr<ssh::Executor>>& executors, WrapperSettings& ws) {
+  std::map<const ssh::Executor*, std::shared_ptr<ssh::Executor>> agents;
+  for (size_t i = 0; i < plan.ranks.size(); ++i) {
+    const std::string& host = plan.ranks[i].host;
+    auto helper = ws.helper_on_host.find(host);
+    if (executors[i]->is_local() || helper == ws.helper_on_host.end() || helper->second.empty())
+      continue;
+    auto& agent = agents[executors[i].get()];
+    if (!agent) {
+      // It outlives a rank's silence by a second: with no rank left and no
+      // frame for that long, the launcher is gone or cut off.
+      std::string idle = std::to_string(o.heartbeat_limit.count() + 1);
+      agent = std::make_shared<HostAgentExecutor>(
+          executors[i],
+          "exec " + shell_join({helper->second, "--protocol=1", "--host-agent", idle}));
+    }
+    executors[i] = agent;
+    ws.agent_hosts.insert(host);
+  }
+}
+
 }  // namespace
 
 int run_distlaunch(const LaunchOptions& o, const Services& s) {
@@ -243,6 +271,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // --record) keep the search: their helper is unknown, not absent.
   for (const auto& [host, f] : facts.hosts)
     if (f.answered) ws.helper_on_host[host] = f.helper;
+  if (!o.channel_per_rank) use_host_agents(plan, o, executors, ws);
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;

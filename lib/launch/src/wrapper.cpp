@@ -6,6 +6,8 @@
 // plan.
 #include "distkit/launch/wrapper.hpp"
 
+#include "distkit/launch/host_agent.hpp"
+
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
@@ -94,6 +96,21 @@ std::string render_helper(const WrapperSettings& settings, const std::string& ar
                          TemplateMode::shell);
 }
 
+// The host agent's start request: the environment, then the wrapper's
+// arguments (as perl_wrapper_args, with the file contents themselves).
+std::string render_agent_request(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
+  std::vector<std::string> env;
+  for (const auto& [k, v] : rank.env) env.push_back(k + "=" + v);
+  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
+                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
+                                   f.at("cwd"),          f.at("cwd_required"),
+                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
+  for (const auto& file : rank.files)
+    args.insert(args.end(), {file.env, file.name, file.text()});
+  args.insert(args.end(), plan.command.begin(), plan.command.end());
+  return agent_request(env, args);
+}
+
 }  // namespace
 
 std::string render_rank_script(const Plan& plan, const RankSpec& rank,
@@ -106,6 +123,7 @@ std::string render_rank_script(const Plan& plan, const RankSpec& rank,
   f["cwd"] = settings.cwd.value_or("");
   f["cwd_required"] = settings.cwd_required ? "1" : "0";
   f["stdin_fifo"] = settings.stdin_forwarded ? "1" : "0";
+  if (settings.agent_hosts.count(rank.host)) return render_agent_request(plan, rank, f);
   f["file_contents"] = render_file_contents(rank);
   f["exports"] = render_exports(rank);
   f["perl_args"] = perl_wrapper_args(plan, rank, f);

@@ -45,4 +45,5 @@ complete -c distlaunch -l exit-window -x -d 'Seconds the other ranks get after o
 complete -c distlaunch -l connect-timeout -x -d 'Seconds to reach each host (default 10)'
 complete -c distlaunch -l stall-timeout -x -d 'Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds (default 60, 0 = off)'
 complete -c distlaunch -l rank-helper -x -d 'distlaunch-rank on the hosts: a path, or none (default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; else the perl wrapper)'
+complete -c distlaunch -l channel-per-rank -d 'One SSH channel per rank, not one distlaunch-rank host agent per host'
 complete -c distlaunch -l no-preflight -d 'Skip the checks before the start'

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/supervisor.hpp"
 #include "distkit/ssh/local_executor.hpp"
@@ -20,6 +21,20 @@ inline Plan local_plan(int ranks, std::vector<std::string> command) {
   o.repeat_hosts = ranks;
   o.command = std::move(command);
   return build_plan(hf, o, nullptr, "test-job");
+}
+
+// No live (non-zombie) process left in the group. Zombies are skipped: in
+// some containers PID 1 reaps orphans late, and kill(-pgid, 0) still sees them.
+inline bool group_gone(int pgid) {
+  if (pgid <= 0) return false;
+  std::FILE* ps = popen("ps -A -o pgid= -o stat=", "r");
+  if (!ps) return false;
+  bool alive = false;
+  int g;
+  char stat[16];
+  while (std::fscanf(ps, "%d %15s", &g, stat) == 2) alive = alive || (g == pgid && stat[0] != 'Z');
+  pclose(ps);
+  return !alive;
 }
 
 inline std::string slurp(std::FILE* f) {
@@ -46,12 +61,19 @@ inline SuperviseOptions quiet_options() {
   return o;
 }
 
-inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options()) {
+// `agent_command` set: every rank goes through one HostAgentExecutor on
+// this machine running that command (the host agent, or a stand-in).
+inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
+                     const std::string& agent_command = "") {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   o.out = out;
   o.err = err;
-  auto ex = std::make_shared<ssh::LocalExecutor>("localhost");
+  std::shared_ptr<ssh::Executor> ex = std::make_shared<ssh::LocalExecutor>("localhost");
+  if (!agent_command.empty()) {
+    ex = std::make_shared<HostAgentExecutor>(ex, agent_command);
+    o.wrapper.agent_hosts.insert("localhost");
+  }
   std::vector<std::shared_ptr<ssh::Executor>> per_rank(plan.ranks.size(), ex);
   auto t0 = std::chrono::steady_clock::now();
   Run r;

@@ -16,20 +16,6 @@ using namespace distkit::launch::test;
 
 namespace {
 
-// No live (non-zombie) process left in the group. Zombies are skipped: in
-// some containers PID 1 reaps orphans late, and kill(-pgid, 0) still sees them.
-bool group_gone(int pgid) {
-  if (pgid <= 0) return false;
-  std::FILE* ps = popen("ps -A -o pgid= -o stat=", "r");
-  if (!ps) return false;
-  bool alive = false;
-  int g;
-  char stat[16];
-  while (std::fscanf(ps, "%d %15s", &g, stat) == 2) alive = alive || (g == pgid && stat[0] != 'Z');
-  pclose(ps);
-  return !alive;
-}
-
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);

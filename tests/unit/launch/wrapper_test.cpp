@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "catch.hpp"
+#include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "job_fixture.hpp"
@@ -38,10 +39,13 @@ struct Started {
 // started by /bin/sh after the search), "known helper" the same handed the
 // rank directly (the preflight found it), "perl" the perl wrapper (started
 // by /bin/sh, here dash), "sh" and "bash --posix" the sh one (forced) under
-// dash and under bash in POSIX mode (macOS /bin/sh).
-const char* const kWrappers[] = {"helper", "known helper", "perl", "sh", "bash --posix"};
+// dash and under bash in POSIX mode (macOS /bin/sh), "agent" the compiled
+// one forked by the host agent (host_agent.hpp) through HostAgentExecutor.
+const char* const kWrappers[] = {"helper", "known helper", "perl", "sh", "bash --posix", "agent"};
 
-bool is_helper(const std::string& variant) { return variant.find("helper") != std::string::npos; }
+bool is_helper(const std::string& variant) {
+  return variant.find("helper") != std::string::npos || variant == "agent";
+}
 
 // Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
 Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws,
@@ -49,7 +53,7 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   ws.use_perl = variant == "perl";
   if (is_helper(variant))
     ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
-  if (variant == "known helper")
+  if (variant == "known helper" || variant == "agent")
     ws.helper_on_host[plan.ranks[rank].host] = DISTKIT_RANK_HELPER_PATH;
   const std::string shell = ws.use_perl || is_helper(variant) ? "sh" : variant;
   static ssh::LocalExecutor local("localhost");
@@ -60,6 +64,17 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   auto err = s.err;
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
+  if (variant == "agent") {
+    // The ranks' stderr reaches us framed on the agent's stdout: a redirect
+    // of stderr applies to that.
+    std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
+    ws.agent_hosts.insert(plan.ranks[rank].host);
+    auto agent = std::make_shared<HostAgentExecutor>(
+        std::make_shared<ssh::LocalExecutor>("localhost"),
+        std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 3" + r);
+    s.cmd = agent->start(render_rank_script(plan, plan.ranks[rank], ws), std::move(h));
+    return s;
+  }
   std::string script = render_rank_script(plan, plan.ranks[rank], ws);
   s.cmd = local.start("exec " + shell + " -c " + shell_quote(script) + redirect, std::move(h));
   return s;
@@ -309,7 +324,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
   // must hold back (not buffer it all, not take the queued heartbeats for
   // missing ones) and deliver every byte once the rank reads.
   auto plan = test::local_plan(1, {"sh", "-c", "sleep 3; wc -c >&2"});
-  for (std::string variant : {"helper", "known helper", "perl", "sh"}) {
+  for (std::string variant : {"helper", "known helper", "perl", "sh", "agent"}) {
     INFO(variant);
     auto s = start_wrapper(variant, plan, fast());
     s.cmd->write_stdin(frame::secret("ab"));
@@ -330,7 +345,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
 }
 
 TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
-  for (std::string variant : {"helper", "known helper", "perl", "sh"}) {
+  for (std::string variant : {"helper", "known helper", "perl", "sh", "agent"}) {
     INFO(variant);
     auto ws = fast();
     ws.cwd = "/nonexistent/dir";

@@ -52,6 +52,9 @@ struct LaunchOptions {
   // it); unset: PATH, this distlaunch's own directory, /opt/homebrew/bin,
   // /usr/local/bin, the first found.
   std::optional<std::string> rank_helper;
+  // --channel-per-rank: one SSH channel per rank even where the preflight
+  // found distlaunch-rank (default: one host agent channel per such host).
+  bool channel_per_rank = false;
   bool accept_new_host_keys = false;
   std::chrono::milliseconds connect_timeout{10000};
 };

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,9 +46,14 @@ struct WrapperSettings {
   // at once, so a helper of another version is passed over). Hosts not in
   // the map (no preflight) get the search.
   std::map<std::string, std::string> helper_on_host;
+  // Hosts (ssh names) whose ranks all go through one host agent (the
+  // helper of helper_on_host, see host_agent.hpp): their ranks' command is
+  // the agent's start request instead of a script.
+  std::set<std::string> agent_hosts;
 };
 
-// The full sh script for one rank (pass it as the executor's command).
+// The full sh script for one rank (pass it as the executor's command), or
+// for a host in agent_hosts the host agent's start request.
 std::string render_rank_script(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);
 

@@ -1,0 +1,89 @@
+// The launcher's side of the host agent (distlaunch-rank --host-agent, see
+// apps/rank_helper/host_agent.hpp for the frames): one SSH channel per host
+// carries all of that host's ranks. HostAgentExecutor is an Executor, so the
+// supervisor starts, feeds, aborts and waits for a rank exactly as it does
+// on a channel of its own; each rank's "command" is the start request
+// render_rank_script makes for hosts in WrapperSettings::agent_hosts.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "distkit/ssh/executor.hpp"
+
+namespace distkit::launch {
+
+// A start request: the rank's environment (KEY=VALUE) and its wrapper's
+// arguments from RANK on, NUL-terminated, the two lists split by an empty one.
+std::string agent_request(const std::vector<std::string>& env,
+                          const std::vector<std::string>& args);
+
+// The agent's stdout as frames. Bytes arrive in any split; a frame the
+// agent cannot have sent is a protocol error (error() says which).
+class AgentFrameParser {
+ public:
+  struct Frame {
+    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended
+    long id = -1;
+    std::string data;  // O/R: the bytes; X: the status ("3", "s9")
+  };
+  // Calls `on_frame` for each complete frame; false (and stops) on garbage.
+  bool feed(std::string_view bytes, const std::function<void(const Frame&)>& on_frame);
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string buf_;
+  std::string error_;
+};
+
+// The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
+ssh::ExitInfo agent_exit_info(std::string_view status);
+
+class HostAgentExecutor : public ssh::Executor,
+                          public std::enable_shared_from_this<HostAgentExecutor> {
+ public:
+  // `inner`: the host's executor; `agent_command`: the shell command that
+  // runs the agent there.
+  HostAgentExecutor(std::shared_ptr<ssh::Executor> inner, std::string agent_command);
+  ~HostAgentExecutor() override;
+
+  const std::string& host() const override { return inner_->host(); }
+  bool is_local() const override { return inner_->is_local(); }
+  ssh::CommandResult run(const std::string& command, const ssh::RunOptions& options) override {
+    return inner_->run(command, options);
+  }
+  // `request`: an agent_request. The agent starts with the first rank.
+  std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
+                                             ssh::StreamHandlers handlers) override;
+
+  struct Slot;  // one rank (host_agent.cpp)
+
+ private:
+  friend class AgentRankCommand;
+  void on_agent_stdout(std::string_view bytes);
+  void on_agent_exit(const ssh::ExitInfo& e);
+  void end_slot(long id, const ssh::ExitInfo& e);
+  void send(const std::string& frame);
+  ssh::RunningCommand* agent_now();
+  void abort_rank(long id);
+
+  std::shared_ptr<ssh::Executor> inner_;
+  std::string agent_command_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::unique_ptr<ssh::RunningCommand> agent_;
+  bool agent_ended_ = false;
+  ssh::ExitInfo agent_exit_;
+  long next_id_ = 0;
+  std::map<long, std::shared_ptr<Slot>> slots_;
+  AgentFrameParser parser_;  // the agent channel's I/O thread only
+  std::string err_line_;     // the agent's own stderr, to the next newline
+};
+
+}  // namespace distkit::launch

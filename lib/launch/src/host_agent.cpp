@@ -1,0 +1,276 @@
+// HostAgentExecutor (contract in host_agent.hpp). The agent's channel
+// callbacks run on the host's I/O thread; they find a rank's slot under the
+// mutex and call its handlers without it, as an executor of its own would.
+#include "distkit/launch/host_agent.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace distkit::launch {
+
+struct HostAgentExecutor::Slot {
+  ssh::StreamHandlers handlers;
+  bool ended = false;    // on_exit is being or has been called
+  bool done = false;     // on_exit has returned
+  bool aborted = false;  // abort() was called
+};
+
+namespace {
+
+bool parse_count(std::string_view s, long& out) {
+  if (s.empty() || s.size() > 12) return false;
+  long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  out = v;
+  return true;
+}
+
+std::string frame(char kind, long id, std::string_view data = {}, bool sized = false) {
+  std::string f(1, kind);
+  f += ' ' + std::to_string(id);
+  if (sized) f += ' ' + std::to_string(data.size());
+  f += '\n';
+  f.append(data);
+  return f;
+}
+
+}  // namespace
+
+std::string agent_request(const std::vector<std::string>& env,
+                          const std::vector<std::string>& args) {
+  std::string out;
+  for (const auto& e : env) out += e + '\0';
+  out += '\0';
+  for (const auto& a : args) out += a + '\0';
+  return out;
+}
+
+bool AgentFrameParser::feed(std::string_view bytes,
+                            const std::function<void(const Frame&)>& on_frame) {
+  if (!error_.empty()) return false;
+  buf_.append(bytes);
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t nl = buf_.find('\n', pos);
+    if (nl == std::string::npos) {
+      if (buf_.size() - pos > 64) error_ = "no frame header in the agent's output";
+      break;
+    }
+    std::string_view line(buf_.data() + pos, nl - pos);
+    // "K <id> <n|status>"
+    std::size_t sp1 = line.find(' '), sp2 = sp1 == std::string_view::npos
+                                                 ? std::string_view::npos
+                                                 : line.find(' ', sp1 + 1);
+    Frame f;
+    f.kind = line.empty() ? 0 : line[0];
+    long n = 0;
+    bool ok = sp1 == 1 && sp2 != std::string_view::npos &&
+              parse_count(line.substr(sp1 + 1, sp2 - sp1 - 1), f.id);
+    std::string_view last = ok ? line.substr(sp2 + 1) : std::string_view();
+    if (ok && (f.kind == 'O' || f.kind == 'R')) {
+      if (!parse_count(last, n)) ok = false;
+    } else if (ok && f.kind == 'X') {
+      long st = 0;
+      ok = (parse_count(last, st) && st <= 255) ||
+           (last.size() > 1 && last[0] == 's' && parse_count(last.substr(1), st));
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      error_ = "unexpected frame '" + std::string(line.substr(0, 40)) + "' from the agent";
+      break;
+    }
+    std::size_t after = nl + 1;
+    if (f.kind == 'X') {
+      f.data = std::string(last);
+    } else {
+      if (buf_.size() - after < static_cast<std::size_t>(n)) break;  // wait for the bytes
+      f.data = buf_.substr(after, static_cast<std::size_t>(n));
+      after += static_cast<std::size_t>(n);
+    }
+    pos = after;
+    on_frame(f);
+  }
+  buf_.erase(0, pos);
+  return error_.empty();
+}
+
+ssh::ExitInfo agent_exit_info(std::string_view status) {
+  ssh::ExitInfo e;
+  long v = 0;
+  if (!status.empty() && status[0] == 's' && parse_count(status.substr(1), v))
+    e.signal = static_cast<int>(v);
+  else if (parse_count(status, v))
+    e.exit_status = static_cast<int>(v);
+  else
+    e.error = "malformed status '" + std::string(status) + "' from the host agent";
+  return e;
+}
+
+// One rank on the agent: its frames go through the agent's channel.
+class AgentRankCommand : public ssh::RunningCommand {
+ public:
+  AgentRankCommand(std::shared_ptr<HostAgentExecutor> owner, long id,
+                   std::shared_ptr<HostAgentExecutor::Slot> slot)
+      : owner_(std::move(owner)), id_(id), slot_(std::move(slot)) {}
+  void write_stdin(std::string_view data) override {
+    if (!data.empty()) owner_->send(frame('I', id_, data, true));
+  }
+  void close_stdin() override { owner_->send(frame('C', id_)); }
+  void abort() override { owner_->abort_rank(id_); }
+  void wait() override {
+    std::unique_lock lock(owner_->mu_);
+    owner_->cv_.wait(lock, [&] { return slot_->done; });
+  }
+
+ private:
+  std::shared_ptr<HostAgentExecutor> owner_;
+  long id_;
+  std::shared_ptr<HostAgentExecutor::Slot> slot_;
+};
+
+HostAgentExecutor::HostAgentExecutor(std::shared_ptr<ssh::Executor> inner,
+                                     std::string agent_command)
+    : inner_(std::move(inner)), agent_command_(std::move(agent_command)) {}
+
+HostAgentExecutor::~HostAgentExecutor() {
+  // Every rank has ended (the supervisor waited for them): EOF ends the agent.
+  if (agent_) {
+    agent_->close_stdin();
+    agent_->wait();
+  }
+}
+
+std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string& request,
+                                                              ssh::StreamHandlers handlers) {
+  std::unique_lock lock(mu_);
+  if (!agent_ && !agent_ended_) {
+    ssh::StreamHandlers h;
+    h.on_stdout = [this](std::string_view b) { on_agent_stdout(b); };
+    h.on_stderr = [this](std::string_view b) {
+      // The agent's own complaints (the ranks' stderr comes framed on stdout).
+      err_line_.append(b);
+      for (std::size_t nl; (nl = err_line_.find('\n')) != std::string::npos;) {
+        std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(),
+                     err_line_.substr(0, nl).c_str());
+        err_line_.erase(0, nl + 1);
+      }
+    };
+    h.on_exit = [this](const ssh::ExitInfo& e) { on_agent_exit(e); };
+    // Not under the lock: the channel's thread may call back meanwhile.
+    lock.unlock();
+    auto agent = inner_->start(agent_command_, std::move(h));
+    lock.lock();
+    agent_ = std::move(agent);
+  }
+  if (agent_ended_)
+    throw std::runtime_error("the host agent on " + host() + " has ended (" +
+                             (agent_exit_.error.empty()
+                                  ? "status " + std::to_string(agent_exit_.shell_status())
+                                  : agent_exit_.error) +
+                             ")");
+  long id = next_id_++;
+  auto slot = std::make_shared<Slot>();
+  slot->handlers = std::move(handlers);
+  slots_[id] = slot;
+  lock.unlock();
+  send(frame('N', id, request, true));
+  return std::make_unique<AgentRankCommand>(shared_from_this(), id, slot);
+}
+
+// Set once, before the first frame is sent; kept until we are destroyed.
+ssh::RunningCommand* HostAgentExecutor::agent_now() {
+  std::lock_guard lock(mu_);
+  return agent_.get();
+}
+
+void HostAgentExecutor::send(const std::string& f) {
+  if (auto* agent = agent_now()) agent->write_stdin(f);  // one call a frame: no interleaving
+}
+
+void HostAgentExecutor::abort_rank(long id) {
+  bool all_aborted = true;
+  {
+    std::lock_guard lock(mu_);
+    auto it = slots_.find(id);
+    if (it == slots_.end()) return;
+    it->second->aborted = true;
+    for (auto& [i, s] : slots_) all_aborted = all_aborted && (s->aborted || s->ended);
+  }
+  send(frame('A', id));
+  // Every rank given up on: close the channel too, as a rank's own channel
+  // would be (the agent then sees EOF; a dead link ends it via keepalives).
+  if (all_aborted)
+    if (auto* agent = agent_now()) agent->abort();
+}
+
+void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
+  bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
+    std::shared_ptr<Slot> slot;
+    {
+      std::lock_guard lock(mu_);
+      auto it = slots_.find(f.id);
+      if (it != slots_.end() && !it->second->ended) slot = it->second;
+    }
+    if (!slot) return;
+    if (f.kind == 'O') {
+      if (slot->handlers.on_stdout) slot->handlers.on_stdout(f.data);
+    } else if (f.kind == 'R') {
+      if (slot->handlers.on_stderr) slot->handlers.on_stderr(f.data);
+    } else {
+      end_slot(f.id, agent_exit_info(f.data));
+    }
+  });
+  // Nothing after a bad frame can be trusted: close the channel; its on_exit
+  // then fails every rank still on it.
+  if (!ok)
+    if (auto* agent = agent_now()) agent->abort();
+}
+
+void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
+  std::vector<long> live;
+  std::string why;
+  {
+    std::lock_guard lock(mu_);
+    agent_ended_ = true;
+    agent_exit_ = e;
+    for (auto& [id, s] : slots_)
+      if (!s->ended) live.push_back(id);
+  }
+  if (!err_line_.empty())
+    std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
+  if (!parser_.error().empty())
+    why = "host agent protocol error: " + parser_.error() +
+          "; use the same distkit version on every host";
+  else if (!e.error.empty())
+    why = e.error;
+  else
+    why = "its host agent ended (status " + std::to_string(e.shell_status()) +
+          ") before the rank did";
+  ssh::ExitInfo lost;
+  lost.error = why;
+  for (long id : live) end_slot(id, lost);
+}
+
+void HostAgentExecutor::end_slot(long id, const ssh::ExitInfo& e) {
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard lock(mu_);
+    auto it = slots_.find(id);
+    if (it == slots_.end() || it->second->ended) return;
+    slot = it->second;
+    slot->ended = true;
+  }
+  if (slot->handlers.on_exit) slot->handlers.on_exit(e);
+  {
+    std::lock_guard lock(mu_);
+    slot->done = true;
+    slots_.erase(id);
+  }
+  cv_.notify_all();
+}
+
+}  // namespace distkit::launch

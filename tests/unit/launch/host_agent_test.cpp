@@ -1,0 +1,149 @@
+// The host agent: its frame format on the launcher's side, and whole jobs
+// supervised through one agent (apps/rank_helper/host_agent.cpp, the real
+// distlaunch-rank) on this machine: output, exit codes, fail-fast
+// teardown, stdin to every rank, and an agent that dies or talks nonsense.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "catch.hpp"
+#include "job_fixture.hpp"
+
+using namespace distkit;
+using namespace distkit::launch;
+using namespace distkit::launch::test;
+
+namespace {
+
+std::string agent_command() {
+  return std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 3";
+}
+
+std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::string& bytes,
+                                               size_t step) {
+  std::vector<AgentFrameParser::Frame> out;
+  for (size_t i = 0; i < bytes.size(); i += step)
+    p.feed(std::string_view(bytes).substr(i, step),
+           [&](const AgentFrameParser::Frame& f) { out.push_back(f); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
+  const std::string bytes = std::string("O 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
+  for (size_t step : {1, 2, 7, 1000}) {
+    INFO(step);
+    AgentFrameParser p;
+    auto f = parse_all(p, bytes, step);
+    REQUIRE(f.size() == 5);
+    CHECK((f[0].kind == 'O' && f[0].id == 3 && f[0].data == "ab\ncd"));
+    CHECK((f[1].kind == 'R' && f[1].id == 12 && f[1].data.empty()));
+    CHECK((f[2].kind == 'X' && f[2].id == 3 && f[2].data == "0"));
+    CHECK((f[3].kind == 'O' && f[3].id == 1 && f[3].data == "\n\n"));
+    CHECK((f[4].kind == 'X' && f[4].id == 12 && f[4].data == "s9"));
+    CHECK(p.error().empty());
+  }
+}
+
+TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
+  const std::vector<std::string> bads = {"hello\n",    "O x 3\nabc", "X 1 256\n", "X 1 sx\n",
+                                         "Q 1 2\nab", "O 1\n",      std::string(100, 'a')};
+  for (const auto& bad : bads) {
+    INFO(bad);
+    AgentFrameParser p;
+    int frames = 0;
+    CHECK_FALSE(p.feed(bad, [&](const AgentFrameParser::Frame&) { ++frames; }));
+    CHECK(frames == 0);
+    CHECK_FALSE(p.error().empty());
+    // Nothing is taken after the error.
+    CHECK_FALSE(p.feed("X 1 0\n", [&](const AgentFrameParser::Frame&) { ++frames; }));
+    CHECK(frames == 0);
+  }
+}
+
+TEST_CASE("an X frame's status becomes the rank's exit", "[launch][agent]") {
+  CHECK(agent_exit_info("0").ok());
+  CHECK(agent_exit_info("143").exit_status == 143);
+  auto sig = agent_exit_info("s9");
+  CHECK((sig.signal == 9 && sig.exit_status == -1 && sig.error.empty()));
+  CHECK_FALSE(agent_exit_info("nine").error.empty());
+}
+
+TEST_CASE("a start request carries the environment, then the arguments", "[launch][agent]") {
+  using namespace std::string_literals;
+  CHECK(agent_request({"A=1", "B="}, {"0", "x y"}) == "A=1\0B=\0\0" "0\0x y\0"s);
+  CHECK(agent_request({}, {"0"}) == "\0" "0\0"s);
+}
+
+TEST_CASE("ranks through one host agent: output, environment and exit 0", "[launch][agent]") {
+  auto run = run_local(local_plan(4, {"sh", "-c",
+                                      "echo rank $MLX_RANK of $DISTKIT_WORLD_SIZE; "
+                                      "echo err $MLX_RANK >&2; cat \"$MLX_HOSTFILE\" >/dev/null"}),
+                       quiet_options(), agent_command());
+  CHECK(run.result.exit_code == 0);
+  std::istringstream in(run.out);
+  std::set<std::string> got;
+  for (std::string l; std::getline(in, l);) got.insert(l);
+  CHECK(got == std::set<std::string>{"rank 0 of 4", "rank 1 of 4", "rank 2 of 4", "rank 3 of 4"});
+  for (int r = 0; r < 4; ++r) CHECK(run.err.find("err " + std::to_string(r) + "\n") != std::string::npos);
+  for (const auto& r : run.result.ranks) CHECK(r.pid > 0);  // the wrapper's pid marker came through
+}
+
+TEST_CASE("through the agent, one rank exiting 3 stops the others and leaves nothing",
+          "[launch][agent]") {
+  auto plan = local_plan(4, {"sh", "-c", "if [ $MLX_RANK = 2 ]; then exit 3; fi; sleep 30"});
+  auto run = run_local(plan, quiet_options(), agent_command());
+  CHECK(run.result.exit_code == 3);
+  CHECK(run.result.reason ==
+        "rank 2 on localhost exited with status 3; stopping the other 3 running rank(s)");
+  CHECK(run.seconds < 5);
+  for (const auto& r : run.result.ranks) {
+    INFO(r.rank);
+    REQUIRE(r.pid > 0);
+    CHECK(group_gone(r.pid));
+  }
+}
+
+TEST_CASE("through the agent, stdin reaches every rank whole", "[launch][agent]") {
+  int p[2];
+  REQUIRE(::pipe(p) == 0);
+  for (int fd : p) ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // the agent must not hold our write end
+  const std::string data(3 << 20, 'q');
+  std::thread writer([&] {
+    size_t off = 0;
+    while (off < data.size()) {
+      ssize_t n = ::write(p[1], data.data() + off, data.size() - off);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    ::close(p[1]);
+  });
+  auto o = quiet_options();
+  o.stdin_fd = p[0];
+  auto run = run_local(local_plan(3, {"sh", "-c", "echo $MLX_RANK $(wc -c)"}), o, agent_command());
+  writer.join();
+  ::close(p[0]);
+  CHECK(run.result.exit_code == 0);
+  for (int r = 0; r < 3; ++r)
+    CHECK(run.out.find(std::to_string(r) + " " + std::to_string(data.size()) + "\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a reason",
+          "[launch][agent]") {
+  auto plan = local_plan(2, {"sleep", "30"});
+  auto died = run_local(plan, quiet_options(), "cat >/dev/null & sleep 0.3; exit 7");
+  CHECK(died.result.exit_code == 255);
+  CHECK(died.result.reason.find("its host agent ended (status 7) before the rank did") !=
+        std::string::npos);
+  auto garbage = run_local(plan, quiet_options(), "echo hello; exec cat >/dev/null");
+  CHECK(garbage.result.exit_code == 255);
+  CHECK(garbage.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
+        std::string::npos);
+  CHECK(garbage.seconds < 5);
+}
