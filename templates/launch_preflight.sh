@@ -7,6 +7,7 @@ cwd={{cwd}}
 ports={{ports}}
 cmd={{cmd}}
 python={{python}}
+agent={{agent}}
 # distlaunch-rank, where the host has it: the first candidate that runs and
 # passes the check (it tries the ports, which saves a perl start; a copy
 # from another distkit version refuses) is reported as helper=, as an
@@ -78,5 +79,12 @@ if [ -n "$ports" ] && [ -z "$helper" ]; then
   else
     echo "ports=unchecked"
   fi
+fi
+# Where the launcher runs this host's ranks through a host agent and the
+# helper answered, the agent takes over this channel (one channel and login
+# shell per host less); the launcher reads the lines above up to the marker.
+if [ -n "$agent" ] && [ -n "$helper" ]; then
+  echo @@distlaunch:agent
+  exec "$helper" --protocol=1 --host-agent "$agent"
 fi
 exit 0

@@ -29,6 +29,8 @@ distlaunch: error: preflight: 2 problem(s) found; fix them, or skip the checks w
 WANT
 diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports"
+# The preflight's channels had become host agents: they end with the job.
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left after the preflight refused the job"
 # The same from perl, on hosts without distlaunch-rank.
 rc=0
 dl --hosts h1,h2 -n 2 -p "$base" --rank-helper none -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?

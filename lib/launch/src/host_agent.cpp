@@ -144,25 +144,39 @@ HostAgentExecutor::~HostAgentExecutor() {
   }
 }
 
+ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
+  ssh::StreamHandlers h;
+  h.on_stdout = [this](std::string_view b) { on_agent_stdout(b); };
+  h.on_stderr = [this](std::string_view b) { on_agent_stderr(b); };
+  h.on_exit = [this](const ssh::ExitInfo& e) { on_agent_exit(e); };
+  return h;
+}
+
+std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const std::string& script) {
+  auto result = preflight_done_.get_future();
+  in_preflight_ = true;  // before the channel exists: no callback yet
+  auto agent = inner_->start(script, agent_handlers());
+  std::lock_guard lock(mu_);
+  agent_ = std::move(agent);
+  return result;
+}
+
+bool HostAgentExecutor::running() {
+  std::lock_guard lock(mu_);
+  return agent_ && !agent_ended_;
+}
+
+void HostAgentExecutor::abort_agent() {
+  if (auto* agent = agent_now()) agent->abort();
+}
+
 std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string& request,
                                                               ssh::StreamHandlers handlers) {
   std::unique_lock lock(mu_);
   if (!agent_ && !agent_ended_) {
-    ssh::StreamHandlers h;
-    h.on_stdout = [this](std::string_view b) { on_agent_stdout(b); };
-    h.on_stderr = [this](std::string_view b) {
-      // The agent's own complaints (the ranks' stderr comes framed on stdout).
-      err_line_.append(b);
-      for (std::size_t nl; (nl = err_line_.find('\n')) != std::string::npos;) {
-        std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(),
-                     err_line_.substr(0, nl).c_str());
-        err_line_.erase(0, nl + 1);
-      }
-    };
-    h.on_exit = [this](const ssh::ExitInfo& e) { on_agent_exit(e); };
     // Not under the lock: the channel's thread may call back meanwhile.
     lock.unlock();
-    auto agent = inner_->start(agent_command_, std::move(h));
+    auto agent = inner_->start(agent_command_, agent_handlers());
     lock.lock();
     agent_ = std::move(agent);
   }
@@ -207,7 +221,36 @@ void HostAgentExecutor::abort_rank(long id) {
     if (auto* agent = agent_now()) agent->abort();
 }
 
+void HostAgentExecutor::on_agent_stderr(std::string_view bytes) {
+  if (in_preflight_) {
+    preflight_.err.append(bytes);
+    return;
+  }
+  // The agent's own complaints (the ranks' stderr comes framed on stdout).
+  err_line_.append(bytes);
+  for (std::size_t nl; (nl = err_line_.find('\n')) != std::string::npos;) {
+    std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(), err_line_.substr(0, nl).c_str());
+    err_line_.erase(0, nl + 1);
+  }
+}
+
 void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
+  if (in_preflight_) {
+    // The preflight's lines until the marker line; what follows is frames.
+    preflight_.out.append(bytes);
+    const std::string marker = std::string(kAgentMarker) + "\n";
+    std::size_t at =
+        preflight_.out.rfind(marker, 0) == 0 ? 0 : preflight_.out.find("\n" + marker);
+    if (at == std::string::npos) return;
+    std::size_t cut = at == 0 ? 0 : at + 1;
+    std::string rest = preflight_.out.substr(cut + marker.size());
+    preflight_.out.resize(cut);
+    preflight_.exit.exit_status = 0;
+    in_preflight_ = false;
+    preflight_done_.set_value(std::move(preflight_));
+    if (!rest.empty()) on_agent_stdout(rest);
+    return;
+  }
   bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
     std::shared_ptr<Slot> slot;
     {
@@ -231,6 +274,19 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
 }
 
 void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
+  if (in_preflight_) {
+    // The script ended without starting the agent (no distlaunch-rank
+    // there, or the link failed): its result as ssh::Executor::run gives it.
+    in_preflight_ = false;
+    preflight_.exit = e;
+    {
+      std::lock_guard lock(mu_);
+      agent_ended_ = true;
+      agent_exit_ = e;
+    }
+    preflight_done_.set_value(std::move(preflight_));
+    return;
+  }
   std::vector<long> live;
   std::string why;
   {

@@ -94,23 +94,39 @@ void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& helpers) {
+                              const std::vector<std::string>& helpers,
+                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
+                              long agent_idle) {
+  const auto timeout = std::chrono::milliseconds(20000);
   const std::string& cmd = plan.command.front();
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
     // This machine's ports are tried here, directly (no perl needed).
     bool local = executors[i]->is_local();
+    auto agent = i < agents.size() ? agents[i] : nullptr;
     std::string script = render_named("launch_preflight.sh",
                                       {{"cwd", plan.cwd.value_or("")},
                                        {"cmd", cmd},
                                        {"git", want_commit ? "1" : "0"},
                                        {"python", is_python(cmd) ? cmd : ""},
                                        {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
-                                       {"helpers", shell_join(helpers)}},
+                                       {"helpers", shell_join(helpers)},
+                                       {"agent", agent ? std::to_string(agent_idle) : ""}},
                                       TemplateMode::shell);
-    results.push_back(std::async(std::launch::async, [ex = executors[i], script] {
+    if (agent) {
+      results.push_back(std::async(std::launch::async, [agent, script, timeout] {
+        auto done = agent->start_with_preflight(script);
+        if (done.wait_for(timeout) == std::future_status::ready) return done.get();
+        agent->abort_agent();
+        auto r = done.get();
+        r.exit.error = "timed out after " + std::to_string(timeout.count() / 1000) + " s";
+        return r;
+      }));
+      continue;
+    }
+    results.push_back(std::async(std::launch::async, [ex = executors[i], script, timeout] {
       ssh::RunOptions ro;
-      ro.timeout = std::chrono::milliseconds(20000);
+      ro.timeout = timeout;
       return ex->run(script, ro);
     }));
   }

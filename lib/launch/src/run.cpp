@@ -190,14 +190,17 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
 
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
                           const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
-                          ProgressBoard& board) {
+                          ProgressBoard& board,
+                          const std::vector<std::shared_ptr<HostAgentExecutor>>& agents) {
   bool want_facts = o.record_dir || o.log_dir;
   if (!o.preflight && !want_facts) {
     mark_hosts(plan, {}, board);
     return {};
   }
+  // The agents outlive a rank's silence by a second: with no rank left and
+  // no frame for that long, the launcher is gone or cut off.
   auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts,
-                              ws.rank_helpers);
+                              ws.rank_helpers, agents, o.heartbeat_limit.count() + 1);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
@@ -213,29 +216,32 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   return report;
 }
 
-// Remote hosts where the preflight found distlaunch-rank get one channel
-// running it as the host agent, which starts all of the host's ranks
-// (host_agent.hpp): a channel per rank costs each rank an sshd session, a
-// login shell and /bin/sh. Local ranks keep their own processes.
-void use_host_agents(const Plan& plan, const LaunchOptions& o,
+// Remote hosts get a host agent (host_agent.hpp) whose channel runs the
+// preflight and, where distlaunch-rank answers, stays on to start all of
+// the host's ranks: a channel per rank costs each rank an sshd session, a
+// login shell and /bin/sh. Local ranks keep their own processes. Per host
+// (plan.hosts order); none with --channel-per-rank, without a preflight or
+// without helper candidates.
+std::vector<std::shared_ptr<HostAgentExecutor>> host_agents(
+    const Plan& plan, const LaunchOptions& o, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
+    const WrapperSettings& ws) {
+  std::vector<std::shared_ptr<HostAgentExecutor>> agents;
+  bool preflight_runs = o.preflight || o.record_dir || o.log_dir;
+  if (o.channel_per_rank || !preflight_runs || ws.rank_helpers.empty()) return agents;
+  for (const auto& host_ex : per_host(plan, ex))
+    agents.push_back(host_ex->is_local() ? nullptr
+                                         : std::make_shared<HostAgentExecutor>(host_ex, ""));
+  return agents;
+}
+
+// The hosts whose agent runs after the preflight take their ranks.
+void use_host_agents(const Plan& plan, const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
                      std::vector<std::shared_ptr<ssh::Executor>>& executors, WrapperSettings& ws) {
-  std::map<const ssh::Executor*, std::shared_ptr<ssh::Executor>> agents;
-  for (size_t i = 0; i < plan.ranks.size(); ++i) {
-    const std::string& host = plan.ranks[i].host;
-    auto helper = ws.helper_on_host.find(host);
-    if (executors[i]->is_local() || helper == ws.helper_on_host.end() || helper->second.empty())
-      continue;
-    auto& agent = agents[executors[i].get()];
-    if (!agent) {
-      // It outlives a rank's silence by a second: with no rank left and no
-      // frame for that long, the launcher is gone or cut off.
-      std::string idle = std::to_string(o.heartbeat_limit.count() + 1);
-      agent = std::make_shared<HostAgentExecutor>(
-          executors[i],
-          "exec " + shell_join({helper->second, "--protocol=1", "--host-agent", idle}));
-    }
-    executors[i] = agent;
-    ws.agent_hosts.insert(host);
+  for (size_t h = 0; h < agents.size(); ++h) {
+    if (!agents[h] || !agents[h]->running()) continue;
+    for (size_t i = 0; i < plan.ranks.size(); ++i)
+      if (plan.ranks[i].host == plan.hosts[h]) executors[i] = agents[h];
+    ws.agent_hosts.insert(plan.hosts[h]);
   }
 }
 
@@ -266,12 +272,13 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // lines under --verbose, nothing otherwise); erased before any output.
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
-  PreflightReport facts = preflight(plan, executors, o, ws, s, board);
+  auto agents = host_agents(plan, o, executors, ws);
+  PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents);
   // Hosts whose check did not finish (possible under --no-preflight with
   // --record) keep the search: their helper is unknown, not absent.
   for (const auto& [host, f] : facts.hosts)
     if (f.answered) ws.helper_on_host[host] = f.helper;
-  if (!o.channel_per_rank) use_host_agents(plan, o, executors, ws);
+  use_host_agents(plan, agents, executors, ws);
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;

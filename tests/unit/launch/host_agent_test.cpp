@@ -147,3 +147,50 @@ TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a rea
         std::string::npos);
   CHECK(garbage.seconds < 5);
 }
+
+TEST_CASE("the preflight's channel becomes the agent after the marker line", "[launch][agent]") {
+  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                                   "false");
+  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
+                                          std::string(kAgentMarker) + "; " + agent_command());
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  auto r = done.get();
+  CHECK(r.out == "os=test\n");
+  CHECK(r.exit.ok());
+  CHECK(agent->running());
+  // A rank through it (not through "false", the lazy command).
+  auto o = quiet_options();
+  o.wrapper.agent_hosts.insert("localhost");
+  auto plan = local_plan(2, {"sh", "-c", "echo via agent $MLX_RANK"});
+  std::FILE* out = std::tmpfile();
+  std::FILE* err = std::tmpfile();
+  o.out = out;
+  o.err = err;
+  std::vector<std::shared_ptr<ssh::Executor>> per_rank(2, agent);
+  auto result = supervise(plan, per_rank, o);
+  CHECK(result.exit_code == 0);
+  auto text = slurp(out);
+  CHECK(text.find("via agent 0\n") != std::string::npos);
+  CHECK(text.find("via agent 1\n") != std::string::npos);
+  std::fclose(out);
+  std::fclose(err);
+}
+
+TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][agent]") {
+  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                                   "false");
+  auto done = agent->start_with_preflight("echo os=test; echo oops >&2; exit 3");
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  auto r = done.get();
+  CHECK(r.out == "os=test\n");
+  CHECK(r.err == "oops\n");
+  CHECK(r.exit.exit_status == 3);
+  CHECK_FALSE(agent->running());
+  std::string what;
+  try {
+    agent->start("x", ssh::StreamHandlers{});
+  } catch (const std::exception& e) {
+    what = e.what();
+  }
+  CHECK(what == "the host agent on localhost has ended (status 3)");
+}

@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,10 @@ class AgentFrameParser {
   std::string error_;
 };
 
+// The line the preflight prints before it execs the agent on its channel
+// (templates/launch_preflight.sh).
+inline constexpr std::string_view kAgentMarker = "@@distlaunch:agent";
+
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
 
@@ -58,15 +63,29 @@ class HostAgentExecutor : public ssh::Executor,
   ssh::CommandResult run(const std::string& command, const ssh::RunOptions& options) override {
     return inner_->run(command, options);
   }
-  // `request`: an agent_request. The agent starts with the first rank.
+  // `request`: an agent_request. Without start_with_preflight, the agent
+  // (agent_command) starts with the first rank.
   std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
                                              ssh::StreamHandlers handlers) override;
+
+  // Runs `script` (the preflight) as the agent's channel: its output up to
+  // the kAgentMarker line is the result, and the agent (which the script
+  // execs) then carries the ranks, saving a channel per host. A script that
+  // ends without the marker gives its exit as the result; there is then no
+  // agent (running() false). Call before any start().
+  std::future<ssh::CommandResult> start_with_preflight(const std::string& script);
+  // The agent runs (its channel has not ended).
+  bool running();
+  // Closes the agent's channel (a preflight that took too long).
+  void abort_agent();
 
   struct Slot;  // one rank (host_agent.cpp)
 
  private:
   friend class AgentRankCommand;
+  ssh::StreamHandlers agent_handlers();
   void on_agent_stdout(std::string_view bytes);
+  void on_agent_stderr(std::string_view bytes);
   void on_agent_exit(const ssh::ExitInfo& e);
   void end_slot(long id, const ssh::ExitInfo& e);
   void send(const std::string& frame);
@@ -82,6 +101,11 @@ class HostAgentExecutor : public ssh::Executor,
   ssh::ExitInfo agent_exit_;
   long next_id_ = 0;
   std::map<long, std::shared_ptr<Slot>> slots_;
+  // The preflight's part of the channel (start_with_preflight), until the
+  // marker: the I/O thread only, then the result is set.
+  bool in_preflight_ = false;
+  ssh::CommandResult preflight_;
+  std::promise<ssh::CommandResult> preflight_done_;
   AgentFrameParser parser_;  // the agent channel's I/O thread only
   std::string err_line_;     // the agent's own stderr, to the next newline
 };

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/ssh/executor.hpp"
 
@@ -37,11 +38,16 @@ struct PreflightReport {
 // directory (the manifest's; a program start per host otherwise saved).
 // `helpers`: the distlaunch-rank candidates (WrapperSettings::rank_helpers);
 // the first that runs on a host is reported in its facts and tries the
-// ports there instead of perl.
+// ports there instead of perl. `agents`: per host (same order; may be
+// shorter, entries may be null) a HostAgentExecutor whose channel runs the
+// check and then, where the helper answered, stays on as the host agent
+// (idle limit `agent_idle` seconds).
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& helpers = {});
+                              const std::vector<std::string>& helpers = {},
+                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents = {},
+                              long agent_idle = 0);
 
 // The local ports the plan's ranks on this machine will listen on, that are
 // already taken (tries to bind each).
