@@ -108,11 +108,15 @@ awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
 echo "chaos: seed $SEED, $ROUNDS round(s), $NHOSTS hosts, $NRANKS ranks (rerun: scripts/chaos.sh --seed $SEED --rounds $ROUNDS --hosts $NHOSTS --faults $(echo "$FAULTS" | tr ' ' ','))"
 
 on_host() { k=$1; shift; "$CLUSTER" exec "$C" "$k" -- "$@"; }
+# The round's processes: its ranks (their command lines carry TAG) and the
+# host agents with the wrappers they forked (every agent on the test hosts
+# is this run's).
+round_pattern() { echo "$1|[-]-host-agent"; }
 procs() {  # processes of round TAG on all hosts [but host SKIP]
   t=0 k=1
   while [ $k -le "$NHOSTS" ]; do
     [ "$k" = "${2:-0}" ] && { k=$((k + 1)); continue; }
-    n=$(on_host $k pgrep -c -f "$1" 2>/dev/null || true)
+    n=$(on_host $k pgrep -c -f "$(round_pattern "$1")" 2>/dev/null || true)
     t=$((t + ${n:-0})); k=$((k + 1))
   done
   echo "$t"
@@ -184,7 +188,7 @@ while read -r kind host rank delay; do
   cut_gone_ms=""
   watch_cut() {
     [ "$kind" = cut ] || return 0
-    n=$(on_host "$host" pgrep -c -f "$tag" 2>/dev/null || true)
+    n=$(on_host "$host" pgrep -c -f "$(round_pattern "$tag")" 2>/dev/null || true)
     if [ "${n:-0}" != 0 ]; then cut_gone_ms=""
     elif [ -z "$cut_gone_ms" ]; then cut_gone_ms=$(( $(now_ms) - fault_at )); fi
   }

@@ -27,6 +27,10 @@ namespace {
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
 constexpr double kLingerAfterExit = 1.0;  // s a wrapper's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;       // s to flush output once the launcher is gone
+// Before its first rank the agent waits longer: the preflight's channel
+// becomes the agent as soon as that host's check is done, and distlaunch
+// starts the ranks only once every host's check is (each within 20 s).
+constexpr double kFirstRankWait = 30.0;
 
 volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
 int g_agent_wake[2] = {-1, -1};
@@ -93,7 +97,7 @@ class Agent {
   double idle_;
   std::string in_;   // stdin bytes not parsed yet
   std::string out_;  // frames not written to stdout yet
-  bool eof_ = false, stdout_broken_ = false, gone_ = false;
+  bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
   double gone_at_ = 0, last_input_ = 0;
   std::map<long, Wrapper> wrappers_;
 };
@@ -124,6 +128,7 @@ void Agent::handle_frames() {
     pos = after + (sized ? n : 0);
     auto w = wrappers_.find(id);
     if (kind == 'N') {
+      started_any_ = true;
       start(id, payload);
     } else if (w == wrappers_.end() || w->second.exited) {
       // A rank that has ended: what was still sent to it is dropped.
@@ -328,7 +333,7 @@ int Agent::run() {
     double now = now_s();
     if (wrappers_.empty()) {
       if (gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
-      if (!gone_ && now - last_input_ >= idle_) return 0;
+      if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait)) return 0;
     }
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[2..]

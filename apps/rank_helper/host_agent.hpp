@@ -22,7 +22,8 @@
 // The agent's own errors go to its stderr. It ends when its stdin closes
 // (after closing every wrapper's stdin and waiting for them: the launcher is
 // gone) or when it has had no wrapper and no input for IDLE_SECONDS (the
-// link was cut; the wrappers' own watchdogs have stopped their ranks).
+// link was cut; the wrappers' own watchdogs have stopped their ranks), 30 s
+// more before its first rank (distlaunch waits for every host's preflight).
 #pragma once
 
 namespace distlaunch_rank {

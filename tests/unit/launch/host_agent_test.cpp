@@ -194,3 +194,31 @@ TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][
   }
   CHECK(what == "the host agent on localhost has ended (status 3)");
 }
+
+TEST_CASE("an idle agent waits for its first rank longer than after its last", "[launch][agent]") {
+  // IDLE 1: before the first rank it waits 30 s more (the other hosts'
+  // preflights); once its ranks are done, 1 s without a frame ends it.
+  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                                   "false");
+  auto done = agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) +
+                                          "; exec " + DISTKIT_RANK_HELPER_PATH +
+                                          " --protocol=1 --host-agent 1");
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  CHECK(agent->running());
+  auto o = quiet_options();
+  o.wrapper.agent_hosts.insert("localhost");
+  std::FILE* out = std::tmpfile();
+  std::FILE* err = std::tmpfile();
+  o.out = out;
+  o.err = err;
+  std::vector<std::shared_ptr<ssh::Executor>> per_rank(1, agent);
+  CHECK(supervise(local_plan(1, {"true"}), per_rank, o).exit_code == 0);
+  auto t0 = std::chrono::steady_clock::now();
+  while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(agent->running());
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(500));
+  std::fclose(out);
+  std::fclose(err);
+}
