@@ -10,11 +10,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -34,6 +36,7 @@ constexpr double kFirstRankWait = 30.0;
 
 volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
 int g_agent_wake[2] = {-1, -1};
+rlimit g_nofile;  // the limit the wrappers and ranks get back (raised for us)
 
 void on_agent_signal(int sig) {
   int saved = errno;
@@ -80,7 +83,8 @@ class Agent {
     (void)!write(2, line.data(), line.size());
   }
   void emit(char kind, long id, const char* data, std::size_t n) {
-    if (stdout_broken_) return;
+    // Once the launcher is gone, output nobody may read is not kept.
+    if (stdout_broken_ || (gone_ && out_.size() >= kOutputLimit)) return;
     out_ += kind;
     out_ += ' ' + std::to_string(id) + ' ' + std::to_string(n) + '\n';
     out_.append(data, n);
@@ -119,6 +123,7 @@ void Agent::handle_frames() {
         (kind != 'N' && kind != 'I' && kind != 'C' && kind != 'A')) {
       say("protocol error: unexpected frame '" + line.substr(0, 40) + "'");
       in_.clear();
+      eof_ = true;  // nothing after it can be trusted: read no more
       launcher_gone();
       return;
     }
@@ -129,6 +134,10 @@ void Agent::handle_frames() {
     auto w = wrappers_.find(id);
     if (kind == 'N') {
       started_any_ = true;
+      if (gone_) {
+        out_ += "X " + std::to_string(id) + " 125\n";  // too late to start anything
+        continue;
+      }
       start(id, payload);
     } else if (w == wrappers_.end() || w->second.exited) {
       // A rank that has ended: what was still sent to it is dropped.
@@ -171,10 +180,13 @@ void Agent::start(long id, const std::string& request) {
     out_ += "X " + std::to_string(id) + " 125\n";
     return;
   }
-  int pin[2], pout[2], perr[2];
+  int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
   if (pipe(pin) != 0 || pipe(pout) != 0 || pipe(perr) != 0) {
+    int saved = errno;
+    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1]})
+      if (fd >= 0) close(fd);
     std::string msg = std::string("distlaunch: host agent: cannot create pipes: ") +
-                      std::strerror(errno) + "\n";
+                      std::strerror(saved) + "\n";
     emit('R', id, msg.data(), msg.size());
     out_ += "X " + std::to_string(id) + " 126\n";
     return;
@@ -186,6 +198,7 @@ void Agent::start(long id, const std::string& request) {
   pid_t pid = fork();
   if (pid == 0) {
     for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
+    setrlimit(RLIMIT_NOFILE, &g_nofile);  // the rank gets what a channel of its own would
     sigprocmask(SIG_SETMASK, &old, nullptr);
     dup2(pin[0], 0);
     dup2(pout[1], 1);
@@ -227,7 +240,6 @@ void Agent::start(long id, const std::string& request) {
   w.out = pout[0];
   w.err = perr[0];
   for (int fd : {w.in, w.out, w.err}) set_flags(fd);
-  if (gone_) close_fd(w.in);
   wrappers_.emplace(id, std::move(w));
 }
 
@@ -325,16 +337,19 @@ int Agent::run() {
   last_input_ = now_s();
   set_flags(0);
   set_flags(1);
+  out_ = "V 0 1\n";  // hello: the launcher hands us ranks only once it sees this
   while (true) {
     reap();
     finish_wrappers();
     flush_stdout();
     if (g_stop) launcher_gone();
     double now = now_s();
-    if (wrappers_.empty()) {
-      if (gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
-      if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait)) return 0;
-    }
+    // Every live rank gets a heartbeat a second: silence for the idle limit
+    // means the launcher is gone or cut off, whether or not ranks run (a
+    // wrapper blocked writing to a full pipe would otherwise keep us).
+    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait))
+      launcher_gone();
+    if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[2..]
     fds.push_back({g_agent_wake[0], POLLIN, 0});
@@ -396,6 +411,15 @@ int run_host_agent(int argc, char** argv) {
     return 126;
   }
   if (pipe(g_agent_wake) != 0) return 126;
+  // Three descriptors a rank: macOS's default soft limit (256) would stop a
+  // host at ~80 ranks. The wrappers put the original back for their ranks.
+  if (getrlimit(RLIMIT_NOFILE, &g_nofile) == 0) {
+    rlimit raised = g_nofile;
+    raised.rlim_cur = g_nofile.rlim_max == RLIM_INFINITY ? 10240 : g_nofile.rlim_max;
+    if (raised.rlim_cur > g_nofile.rlim_cur) setrlimit(RLIMIT_NOFILE, &raised);
+  } else {
+    g_nofile.rlim_cur = g_nofile.rlim_max = RLIM_INFINITY;  // nothing to restore
+  }
   for (int fd : g_agent_wake) set_flags(fd);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);

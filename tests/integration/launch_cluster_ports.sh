@@ -45,6 +45,22 @@ expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports f
 # Both hosts' ranks went to the distlaunch-rank the preflight found there.
 expect_eq "$(grep -c '^      "rank_helper": "/.*/distlaunch-rank"' "$WORK/rec/manifest.json")" 2 \
   "hosts whose ranks ran under distlaunch-rank"
+# A distlaunch-rank from before the host agent passes the check but cannot
+# be the agent: a warning per host, and the ranks run with a channel each.
+mkdir -p "$WORK/old"
+cat > "$WORK/old/distlaunch-rank" <<OLD
+#!/bin/sh
+[ "\$2" = --host-agent ] && { echo "distlaunch: rank \$2: distlaunch-rank: too few arguments" >&2; exit 126; }
+exec "$(dirname "$DL")/distlaunch-rank" "\$@"
+OLD
+chmod +x "$WORK/old/distlaunch-rank"
+rc=0
+dl --hosts h1,h2 -n 2 -p "$base" --rank-helper "$WORK/old/distlaunch-rank" -- sh -c 'echo started' > "$WORK/out2" 2> "$WORK/err2" || rc=$?
+expect_eq "$rc" 0 "exit status with a helper from before the agent"
+expect_eq "$(grep -c '^started$' "$WORK/out2")" 4 "ranks started with a helper from before the agent"
+for h in h1 h2; do
+  expect_line "$WORK/err2" "distlaunch: warning: $h: $WORK/old/distlaunch-rank did not start as the host agent (another distkit version?); its ranks get a channel each; install the same distkit version there"
+done
 # Per-host progress: plain event lines under --verbose when not on a TTY.
 for h in h1 h2; do
   for event in connecting checking "done: ready"; do expect_line "$WORK/err" "$h: $event"; done

@@ -72,6 +72,9 @@ bool AgentFrameParser::feed(std::string_view bytes,
     std::string_view last = ok ? line.substr(sp2 + 1) : std::string_view();
     if (ok && (f.kind == 'O' || f.kind == 'R')) {
       if (!parse_count(last, n)) ok = false;
+    } else if (ok && f.kind == 'V') {
+      long v = 0;
+      ok = parse_count(last, v);
     } else if (ok && f.kind == 'X') {
       long st = 0;
       ok = (parse_count(last, st) && st <= 255) ||
@@ -84,7 +87,7 @@ bool AgentFrameParser::feed(std::string_view bytes,
       break;
     }
     std::size_t after = nl + 1;
-    if (f.kind == 'X') {
+    if (f.kind == 'X' || f.kind == 'V') {
       f.data = std::string(last);
     } else {
       if (buf_.size() - after < static_cast<std::size_t>(n)) break;  // wait for the bytes
@@ -133,8 +136,8 @@ class AgentRankCommand : public ssh::RunningCommand {
 };
 
 HostAgentExecutor::HostAgentExecutor(std::shared_ptr<ssh::Executor> inner,
-                                     std::string agent_command)
-    : inner_(std::move(inner)), agent_command_(std::move(agent_command)) {}
+                                     std::string agent_command, std::FILE* err)
+    : inner_(std::move(inner)), agent_command_(std::move(agent_command)), err_(err) {}
 
 HostAgentExecutor::~HostAgentExecutor() {
   // Every rank has ended (the supervisor waited for them): EOF ends the agent.
@@ -154,7 +157,7 @@ ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
 
 std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const std::string& script) {
   auto result = preflight_done_.get_future();
-  in_preflight_ = true;  // before the channel exists: no callback yet
+  phase_ = Phase::facts;  // before the channel exists: no callback yet
   auto agent = inner_->start(script, agent_handlers());
   std::lock_guard lock(mu_);
   agent_ = std::move(agent);
@@ -163,10 +166,14 @@ std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const st
 
 bool HostAgentExecutor::running() {
   std::lock_guard lock(mu_);
-  return agent_ && !agent_ended_;
+  return agent_ && !agent_ended_ && !aborted_;
 }
 
 void HostAgentExecutor::abort_agent() {
+  {
+    std::lock_guard lock(mu_);
+    aborted_ = true;
+  }
   if (auto* agent = agent_now()) agent->abort();
 }
 
@@ -222,20 +229,20 @@ void HostAgentExecutor::abort_rank(long id) {
 }
 
 void HostAgentExecutor::on_agent_stderr(std::string_view bytes) {
-  if (in_preflight_) {
+  if (phase_ != Phase::frames) {
     preflight_.err.append(bytes);
     return;
   }
   // The agent's own complaints (the ranks' stderr comes framed on stdout).
   err_line_.append(bytes);
   for (std::size_t nl; (nl = err_line_.find('\n')) != std::string::npos;) {
-    std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(), err_line_.substr(0, nl).c_str());
+    std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.substr(0, nl).c_str());
     err_line_.erase(0, nl + 1);
   }
 }
 
 void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
-  if (in_preflight_) {
+  if (phase_ == Phase::facts) {
     // The preflight's lines until the marker line; what follows is frames.
     preflight_.out.append(bytes);
     const std::string marker = std::string(kAgentMarker) + "\n";
@@ -245,13 +252,19 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
     std::size_t cut = at == 0 ? 0 : at + 1;
     std::string rest = preflight_.out.substr(cut + marker.size());
     preflight_.out.resize(cut);
-    preflight_.exit.exit_status = 0;
-    in_preflight_ = false;
-    preflight_done_.set_value(std::move(preflight_));
+    preflight_.exit.exit_status = 0;  // the checks ran to their end
+    phase_ = Phase::hello;
     if (!rest.empty()) on_agent_stdout(rest);
     return;
   }
   bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
+    if (f.kind == 'V') {
+      if (phase_ == Phase::hello) {  // the agent runs: the preflight's result
+        phase_ = Phase::frames;
+        preflight_done_.set_value(std::move(preflight_));
+      }
+      return;
+    }
     std::shared_ptr<Slot> slot;
     {
       std::lock_guard lock(mu_);
@@ -274,11 +287,12 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
 }
 
 void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
-  if (in_preflight_) {
-    // The script ended without starting the agent (no distlaunch-rank
-    // there, or the link failed): its result as ssh::Executor::run gives it.
-    in_preflight_ = false;
-    preflight_.exit = e;
+  if (phase_ != Phase::frames) {
+    // No agent: the script ended before the marker (no distlaunch-rank
+    // there, or the link failed; its result as ssh::Executor::run gives
+    // it), or the agent before its hello (the checks' result stands).
+    if (phase_ == Phase::facts) preflight_.exit = e;
+    phase_ = Phase::frames;
     {
       std::lock_guard lock(mu_);
       agent_ended_ = true;
@@ -297,7 +311,7 @@ void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
       if (!s->ended) live.push_back(id);
   }
   if (!err_line_.empty())
-    std::fprintf(stderr, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
+    std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
   if (!parser_.error().empty())
     why = "host agent protocol error: " + parser_.error() +
           "; use the same distkit version on every host";

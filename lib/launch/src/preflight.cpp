@@ -117,8 +117,9 @@ PreflightReport run_preflight(const Plan& plan,
       results.push_back(std::async(std::launch::async, [agent, script, timeout] {
         auto done = agent->start_with_preflight(script);
         if (done.wait_for(timeout) == std::future_status::ready) return done.get();
-        agent->abort_agent();
+        agent->abort_agent();  // no agent then, even if it said hello meanwhile
         auto r = done.get();
+        r.exit = {};
         r.exit.error = "timed out after " + std::to_string(timeout.count() / 1000) + " s";
         return r;
       }));
@@ -132,7 +133,16 @@ PreflightReport run_preflight(const Plan& plan,
   }
   PreflightReport report;
   for (size_t i = 0; i < executors.size(); ++i) {
-    check_host(plan.hosts[i], results[i].get(), plan, cwd_required, report);
+    auto res = results[i].get();
+    check_host(plan.hosts[i], res, plan, cwd_required, report);
+    // The helper passed the check but did not start as the agent: one from
+    // before the agent (same protocol otherwise). Its ranks get a channel each.
+    const std::string& helper = report.hosts[plan.hosts[i]].helper;
+    if (i < agents.size() && agents[i] && !agents[i]->running() && res.exit.ok() && !helper.empty())
+      report.warnings.push_back(plan.hosts[i] + ": " + helper +
+                                " did not start as the host agent (another distkit version?); "
+                                "its ranks get a channel each; install the same distkit version "
+                                "there");
     if (!executors[i]->is_local()) continue;
     std::vector<int> ports;
     for (const auto& r : plan.ranks)

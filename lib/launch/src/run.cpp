@@ -224,13 +224,13 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
 // without helper candidates.
 std::vector<std::shared_ptr<HostAgentExecutor>> host_agents(
     const Plan& plan, const LaunchOptions& o, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-    const WrapperSettings& ws) {
+    const WrapperSettings& ws, std::FILE* err) {
   std::vector<std::shared_ptr<HostAgentExecutor>> agents;
   bool preflight_runs = o.preflight || o.record_dir || o.log_dir;
   if (o.channel_per_rank || !preflight_runs || ws.rank_helpers.empty()) return agents;
   for (const auto& host_ex : per_host(plan, ex))
     agents.push_back(host_ex->is_local() ? nullptr
-                                         : std::make_shared<HostAgentExecutor>(host_ex, ""));
+                                         : std::make_shared<HostAgentExecutor>(host_ex, "", err));
   return agents;
 }
 
@@ -272,7 +272,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // lines under --verbose, nothing otherwise); erased before any output.
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
-  auto agents = host_agents(plan, o, executors, ws);
+  auto agents = host_agents(plan, o, executors, ws, s.err);
   PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents);
   // Hosts whose check did not finish (possible under --no-preflight with
   // --record) keep the search: their helper is unknown, not absent.

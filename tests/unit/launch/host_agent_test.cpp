@@ -35,12 +35,14 @@ std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::s
 }  // namespace
 
 TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
-  const std::string bytes = std::string("O 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
+  const std::string bytes = std::string("V 0 1\nO 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
   for (size_t step : {1, 2, 7, 1000}) {
     INFO(step);
     AgentFrameParser p;
     auto f = parse_all(p, bytes, step);
-    REQUIRE(f.size() == 5);
+    REQUIRE(f.size() == 6);
+    CHECK((f[0].kind == 'V' && f[0].id == 0 && f[0].data == "1"));
+    f.erase(f.begin());
     CHECK((f[0].kind == 'O' && f[0].id == 3 && f[0].data == "ab\ncd"));
     CHECK((f[1].kind == 'R' && f[1].id == 12 && f[1].data.empty()));
     CHECK((f[2].kind == 'X' && f[2].id == 3 && f[2].data == "0"));
@@ -52,7 +54,7 @@ TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
 
 TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
   const std::vector<std::string> bads = {"hello\n",    "O x 3\nabc", "X 1 256\n", "X 1 sx\n",
-                                         "Q 1 2\nab", "O 1\n",      std::string(100, 'a')};
+                                         "Q 1 2\nab", "O 1\n",      "V 0 x\n",   std::string(100, 'a')};
   for (const auto& bad : bads) {
     INFO(bad);
     AgentFrameParser p;
@@ -221,4 +223,48 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(500));
   std::fclose(out);
   std::fclose(err);
+}
+
+TEST_CASE("a preflight whose agent ends before its hello leaves no agent, the checks stand",
+          "[launch][agent]") {
+  // A distlaunch-rank from before the agent: it passes --check-ports, then
+  // refuses --host-agent (too few arguments, 126).
+  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                                   "false");
+  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
+                                          std::string(kAgentMarker) +
+                                          "; echo 'too few arguments' >&2; exit 126");
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  auto r = done.get();
+  CHECK(r.out == "os=test\n");
+  CHECK(r.exit.ok());
+  CHECK(r.err == "too few arguments\n");
+  CHECK_FALSE(agent->running());
+}
+
+TEST_CASE("an agent that hears nothing for its idle limit stops its running ranks",
+          "[launch][agent]") {
+  // IDLE 1 and the wrapper's own limit 5 s: after the start frames nothing
+  // more comes (a cut link). The agent, not the wrapper's watchdog, stops
+  // the rank after ~1 s, and still reports it.
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"),
+      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 1");
+  auto plan = local_plan(1, {"sleep", "30"});
+  WrapperSettings ws;
+  ws.heartbeat_limit = std::chrono::seconds(5);
+  ws.agent_hosts.insert("localhost");
+  auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
+  auto err = std::make_shared<std::string>();
+  ssh::StreamHandlers h;
+  h.on_stderr = [err](std::string_view c) { err->append(c); };
+  h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
+  auto t0 = std::chrono::steady_clock::now();
+  auto cmd = agent->start(render_rank_script(plan, plan.ranks[0], ws), std::move(h));
+  cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  auto f = exited->get_future();
+  REQUIRE(f.wait_for(std::chrono::seconds(4)) == std::future_status::ready);
+  CHECK(f.get().exit_status == 143);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(3500));
+  CHECK(err->find("lost the launcher (connection closed); stopping the rank") != std::string::npos);
 }

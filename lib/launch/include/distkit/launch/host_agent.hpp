@@ -7,6 +7,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdio>
 #include <functional>
 #include <future>
 #include <map>
@@ -30,9 +31,9 @@ std::string agent_request(const std::vector<std::string>& env,
 class AgentFrameParser {
  public:
   struct Frame {
-    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended
+    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
     long id = -1;
-    std::string data;  // O/R: the bytes; X: the status ("3", "s9")
+    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the protocol
   };
   // Calls `on_frame` for each complete frame; false (and stops) on garbage.
   bool feed(std::string_view bytes, const std::function<void(const Frame&)>& on_frame);
@@ -55,7 +56,9 @@ class HostAgentExecutor : public ssh::Executor,
  public:
   // `inner`: the host's executor; `agent_command`: the shell command that
   // runs the agent there.
-  HostAgentExecutor(std::shared_ptr<ssh::Executor> inner, std::string agent_command);
+  // `err`: where the agent's own messages go (prefixed with the host).
+  HostAgentExecutor(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
+                    std::FILE* err = stderr);
   ~HostAgentExecutor() override;
 
   const std::string& host() const override { return inner_->host(); }
@@ -69,10 +72,12 @@ class HostAgentExecutor : public ssh::Executor,
                                              ssh::StreamHandlers handlers) override;
 
   // Runs `script` (the preflight) as the agent's channel: its output up to
-  // the kAgentMarker line is the result, and the agent (which the script
-  // execs) then carries the ranks, saving a channel per host. A script that
-  // ends without the marker gives its exit as the result; there is then no
-  // agent (running() false). Call before any start().
+  // the kAgentMarker line is the result, given once the agent (which the
+  // script execs) has said hello; the agent then carries the ranks, saving
+  // a channel per host. A script that ends without the marker gives its
+  // exit as the result; one whose agent ends before its hello (a
+  // distlaunch-rank from before the agent) gives the checks' result. Either
+  // way there is then no agent (running() false). Call before any start().
   std::future<ssh::CommandResult> start_with_preflight(const std::string& script);
   // The agent runs (its channel has not ended).
   bool running();
@@ -94,6 +99,7 @@ class HostAgentExecutor : public ssh::Executor,
 
   std::shared_ptr<ssh::Executor> inner_;
   std::string agent_command_;
+  std::FILE* err_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::unique_ptr<ssh::RunningCommand> agent_;
@@ -101,9 +107,13 @@ class HostAgentExecutor : public ssh::Executor,
   ssh::ExitInfo agent_exit_;
   long next_id_ = 0;
   std::map<long, std::shared_ptr<Slot>> slots_;
-  // The preflight's part of the channel (start_with_preflight), until the
-  // marker: the I/O thread only, then the result is set.
-  bool in_preflight_ = false;
+  // The channel's phases under start_with_preflight: the preflight's lines
+  // until the marker, then frames, of which the first must be the agent's
+  // hello (V) before the result is given. Without it, frames from the start.
+  // The I/O thread only (set before the channel exists).
+  enum class Phase { facts, hello, frames };
+  Phase phase_ = Phase::frames;
+  bool aborted_ = false;  // abort_agent() was called
   ssh::CommandResult preflight_;
   std::promise<ssh::CommandResult> preflight_done_;
   AgentFrameParser parser_;  // the agent channel's I/O thread only
