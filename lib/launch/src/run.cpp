@@ -197,10 +197,11 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
     mark_hosts(plan, {}, board);
     return {};
   }
-  // The agents outlive a rank's silence by a second: with no rank left and
-  // no frame for that long, the launcher is gone or cut off.
+  // An agent's idle limit: no frame for that long means the launcher is
+  // gone or cut off. Two seconds past the wrappers' own limits (heartbeat
+  // limit + 0.5 s, start frame + 1 s), so a wrapper still says why first.
   auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts,
-                              ws.rank_helpers, agents, o.heartbeat_limit.count() + 1);
+                              ws.rank_helpers, agents, o.heartbeat_limit.count() + 2);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());

@@ -66,12 +66,13 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
   if (variant == "agent") {
     // The ranks' stderr reaches us framed on the agent's stdout: a redirect
-    // of stderr applies to that.
+    // of stderr applies to that. Its idle limit is past the wrapper's own
+    // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
     std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
     ws.agent_hosts.insert(plan.ranks[rank].host);
     auto agent = std::make_shared<HostAgentExecutor>(
         std::make_shared<ssh::LocalExecutor>("localhost"),
-        std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 3" + r);
+        std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 4" + r);
     s.cmd = agent->start(render_rank_script(plan, plan.ranks[rank], ws), std::move(h));
     return s;
   }
