@@ -65,7 +65,8 @@ void close_fd(int& fd) {
 struct Wrapper {
   pid_t pid = -1;
   int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
-  std::string queue;                // stdin bytes not written yet
+  std::string queue;                // stdin bytes, written up to queue_off
+  std::size_t queue_off = 0;
   bool close_after = false;         // C received: close once queue is written
   bool exited = false;
   int status = 0;
@@ -146,7 +147,7 @@ void Agent::handle_frames() {
     } else if (kind == 'C') {
       w->second.close_after = true;
     } else {  // 'A'
-      w->second.queue.clear();
+      w->second.queue.clear(), w->second.queue_off = 0;
       close_fd(w->second.in);
     }
   }
@@ -250,7 +251,7 @@ void Agent::launcher_gone() {
   gone_ = true;
   gone_at_ = now_s();
   for (auto& [id, w] : wrappers_) {
-    w.queue.clear();
+    w.queue.clear(), w.queue_off = 0;
     close_fd(w.in);
   }
 }
@@ -276,7 +277,7 @@ void Agent::reap() {
         w.exited = true;
         w.status = st;
         w.exited_at = now_s();
-        w.queue.clear();
+        w.queue.clear(), w.queue_off = 0;
         close_fd(w.in);
       }
 }
@@ -308,11 +309,17 @@ void Agent::write_stdins() {
   for (auto& [id, w] : wrappers_) {
     if (w.in < 0) continue;
     if (!w.queue.empty()) {
-      ssize_t n = write(w.in, w.queue.data(), w.queue.size());
-      if (n > 0)
-        w.queue.erase(0, static_cast<std::size_t>(n));
+      ssize_t n = write(w.in, w.queue.data() + w.queue_off, w.queue.size() - w.queue_off);
+      if (n > 0) {
+        // Amortised: erase written bytes only when they are most of it.
+        w.queue_off += static_cast<std::size_t>(n);
+        if (w.queue_off == w.queue.size())
+          w.queue.clear(), w.queue_off = 0;
+        else if (w.queue_off > (1u << 20) && w.queue_off * 2 > w.queue.size())
+          w.queue.erase(0, w.queue_off), w.queue_off = 0;
+      }
       else if (n < 0 && errno != EAGAIN && errno != EINTR)
-        w.queue.clear(), close_fd(w.in);  // the wrapper is gone; reap() reports it
+        w.queue.clear(), w.queue_off = 0, close_fd(w.in);  // gone; reap() reports it
     }
     if (w.in >= 0 && w.close_after && w.queue.empty()) close_fd(w.in);
   }

@@ -158,10 +158,30 @@ ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
 std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const std::string& script) {
   auto result = preflight_done_.get_future();
   phase_ = Phase::facts;  // before the channel exists: no callback yet
-  auto agent = inner_->start(script, agent_handlers());
-  std::lock_guard lock(mu_);
-  agent_ = std::move(agent);
+  adopt(inner_->start(script, agent_handlers()));
   return result;
+}
+
+// Stores the started channel. Its thread may have run already, and found
+// garbage before there was a channel to abort: that abort happens now.
+void HostAgentExecutor::adopt(std::unique_ptr<ssh::RunningCommand> agent) {
+  bool abort_now = false;
+  {
+    std::lock_guard lock(mu_);
+    agent_ = std::move(agent);
+    abort_now = abort_pending_;
+  }
+  if (abort_now) agent_now()->abort();
+}
+
+void HostAgentExecutor::abort_channel() {
+  ssh::RunningCommand* agent = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    agent = agent_.get();
+    if (!agent) abort_pending_ = true;
+  }
+  if (agent) agent->abort();
 }
 
 bool HostAgentExecutor::running() {
@@ -174,7 +194,7 @@ void HostAgentExecutor::abort_agent() {
     std::lock_guard lock(mu_);
     aborted_ = true;
   }
-  if (auto* agent = agent_now()) agent->abort();
+  abort_channel();
 }
 
 std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string& request,
@@ -183,9 +203,8 @@ std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string&
   if (!agent_ && !agent_ended_) {
     // Not under the lock: the channel's thread may call back meanwhile.
     lock.unlock();
-    auto agent = inner_->start(agent_command_, agent_handlers());
+    adopt(inner_->start(agent_command_, agent_handlers()));
     lock.lock();
-    agent_ = std::move(agent);
   }
   if (agent_ended_)
     throw std::runtime_error("the host agent on " + host() + " has ended (" +
@@ -224,8 +243,7 @@ void HostAgentExecutor::abort_rank(long id) {
   send(frame('A', id));
   // Every rank given up on: close the channel too, as a rank's own channel
   // would be (the agent then sees EOF; a dead link ends it via keepalives).
-  if (all_aborted)
-    if (auto* agent = agent_now()) agent->abort();
+  if (all_aborted) abort_channel();
 }
 
 void HostAgentExecutor::on_agent_stderr(std::string_view bytes) {
@@ -282,8 +300,7 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
   });
   // Nothing after a bad frame can be trusted: close the channel; its on_exit
   // then fails every rank still on it.
-  if (!ok)
-    if (auto* agent = agent_now()) agent->abort();
+  if (!ok) abort_channel();
 }
 
 void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {

@@ -87,8 +87,11 @@ struct Chan {
   StreamHandlers h;
   std::chrono::milliseconds timeout{0};
   Clock::time_point deadline;
-  // Guarded by SessionCore::mu_.
+  // Guarded by SessionCore::mu_. Bytes before in_off are written: a host
+  // agent's channel carries every rank's stdin and can queue 100+ MB, so
+  // erasing each written chunk from the front would be quadratic.
   std::string in;
+  size_t in_off = 0;
   bool in_close = false;
   bool abort = false;
   // I/O thread only.
@@ -338,8 +341,8 @@ bool SessionCore::step_run(Chan& c) {
   bool closing = false, aborted = false;
   {
     std::lock_guard lock(mu_);
-    chunk = c.in.substr(0, 32768);
-    closing = c.in_close && c.in.empty();
+    chunk = c.in.substr(c.in_off, 32768);
+    closing = c.in_close && c.in_off == c.in.size();
     aborted = c.abort;
   }
   // Our own packet half-sent: it goes out before this channel may close.
@@ -357,11 +360,16 @@ bool SessionCore::step_run(Chan& c) {
     ssize_t n = libssh2_channel_write(c.ch, chunk.data(), chunk.size());
     if (n > 0) {
       std::lock_guard lock(mu_);
-      c.in.erase(0, static_cast<size_t>(n));
+      c.in_off += static_cast<size_t>(n);
+      if (c.in_off == c.in.size() || (c.in_off > (1u << 20) && c.in_off * 2 > c.in.size())) {
+        c.in.erase(0, c.in_off);  // amortised: at most as many bytes as were written
+        c.in_off = 0;
+      }
       progressed = true;
     } else if (!later(n)) {
       std::lock_guard lock(mu_);
       c.in.clear();  // the command stopped reading stdin
+      c.in_off = 0;
     }
   } else if (closing && !c.eof_sent) {
     int rc = libssh2_channel_send_eof(c.ch);

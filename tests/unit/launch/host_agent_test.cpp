@@ -268,3 +268,49 @@ TEST_CASE("an agent that hears nothing for its idle limit stops its running rank
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(3500));
   CHECK(err->find("lost the launcher (connection closed); stopping the rank") != std::string::npos);
 }
+
+namespace {
+
+// An executor whose start() returns late: the channel's first output is
+// handled before the caller has stored the channel (seen under TSan).
+class SlowStart : public ssh::Executor {
+ public:
+  const std::string& host() const override { return inner_.host(); }
+  bool is_local() const override { return true; }
+  ssh::CommandResult run(const std::string& c, const ssh::RunOptions& o) override {
+    return inner_.run(c, o);
+  }
+  std::unique_ptr<ssh::RunningCommand> start(const std::string& c,
+                                             ssh::StreamHandlers h) override {
+    auto cmd = inner_.start(c, std::move(h));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return cmd;
+  }
+
+ private:
+  ssh::LocalExecutor inner_{"localhost"};
+};
+
+}  // namespace
+
+TEST_CASE("garbage from the agent before its channel is stored still ends the ranks",
+          "[launch][agent]") {
+  auto o = quiet_options();
+  o.wrapper.agent_hosts.insert("localhost");
+  std::FILE* out = std::tmpfile();
+  std::FILE* err = std::tmpfile();
+  o.out = out;
+  o.err = err;
+  auto agent =
+      std::make_shared<HostAgentExecutor>(std::make_shared<SlowStart>(),
+                                                       "echo hello; exec cat >/dev/null");
+  std::vector<std::shared_ptr<ssh::Executor>> per_rank(2, agent);
+  auto t0 = std::chrono::steady_clock::now();
+  auto result = supervise(local_plan(2, {"sleep", "30"}), per_rank, o);
+  CHECK(result.exit_code == 255);
+  CHECK(result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
+        std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  std::fclose(out);
+  std::fclose(err);
+}

@@ -95,6 +95,8 @@ class HostAgentExecutor : public ssh::Executor,
   void end_slot(long id, const ssh::ExitInfo& e);
   void send(const std::string& frame);
   ssh::RunningCommand* agent_now();
+  void abort_channel();
+  void adopt(std::unique_ptr<ssh::RunningCommand> agent);
   void abort_rank(long id);
 
   std::shared_ptr<ssh::Executor> inner_;
@@ -114,6 +116,8 @@ class HostAgentExecutor : public ssh::Executor,
   enum class Phase { facts, hello, frames };
   Phase phase_ = Phase::frames;
   bool aborted_ = false;  // abort_agent() was called
+  // The channel's thread asked to abort it before start() had stored it.
+  bool abort_pending_ = false;
   ssh::CommandResult preflight_;
   std::promise<ssh::CommandResult> preflight_done_;
   AgentFrameParser parser_;  // the agent channel's I/O thread only
