@@ -8,6 +8,12 @@ ports={{ports}}
 cmd={{cmd}}
 python={{python}}
 agent={{agent}}
+# The checks' own complaints (a tool missing or failing) are not for the
+# launcher: its report is the lines below. Where this channel becomes the
+# host agent, its stderr is the agent's, and stderr written here could
+# arrive after the agent's first frame (another stream) and be taken for
+# the agent's. fd 3 keeps the channel's stderr for the agent.
+exec 3>&2 2>/dev/null
 # distlaunch-rank, where the host has it: the first candidate that runs and
 # passes the check (it tries the ports, which saves a perl start; a copy
 # from another distkit version refuses) is reported as helper=, as an
@@ -85,6 +91,6 @@ fi
 # shell per host less); the launcher reads the lines above up to the marker.
 if [ -n "$agent" ] && [ -n "$helper" ]; then
   echo @@distlaunch:agent
-  exec "$helper" --protocol=1 --host-agent "$agent"
+  exec "$helper" --protocol=1 --host-agent "$agent" 2>&3 3>&-
 fi
 exit 0
