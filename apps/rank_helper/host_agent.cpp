@@ -7,12 +7,12 @@
 // stdin frames (heartbeats) keep flowing to every wrapper.
 #include "host_agent.hpp"
 
-#include <fcntl.h>
+#include "posix_util.hpp"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,8 +27,8 @@ namespace distlaunch_rank {
 namespace {
 
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
-constexpr double kLingerAfterExit = 1.0;  // s a wrapper's pipes may stay open after it ends
-constexpr double kFlushAtEnd = 2.0;       // s to flush output once the launcher is gone
+constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
+constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
 // Before its first rank the agent waits longer: the preflight's channel
 // becomes the agent as soon as that host's check is done, and distlaunch
 // starts the ranks only once every host's check is (each within 20 s).
@@ -46,17 +46,6 @@ void on_agent_signal(int sig) {
   errno = saved;
 }
 
-double now_s() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
-void set_flags(int fd) {
-  fcntl(fd, F_SETFD, FD_CLOEXEC);
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
   fd = -1;
@@ -67,7 +56,7 @@ struct Wrapper {
   int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
   std::string queue;                // stdin bytes, written up to queue_off
   std::size_t queue_off = 0;
-  bool close_after = false;         // C received: close once queue is written
+  bool close_after = false;  // C received: close once queue is written
   bool exited = false;
   int status = 0;
   double exited_at = 0;
@@ -89,6 +78,16 @@ class Agent {
     out_ += kind;
     out_ += ' ' + std::to_string(id) + ' ' + std::to_string(n) + '\n';
     out_.append(data, n);
+  }
+  // The X frame for rank `id`; with a message on its stderr first when a
+  // start failed.
+  void report_exit(long id, const std::string& status) {
+    if (!stdout_broken_) out_ += "X " + std::to_string(id) + " " + status + "\n";
+  }
+  void fail_start(long id, const std::string& msg, int code) {
+    std::string line = "distlaunch: host agent: " + msg + "\n";
+    emit('R', id, line.data(), line.size());
+    report_exit(id, std::to_string(code));
   }
   void handle_frames();
   void start(long id, const std::string& request);
@@ -136,7 +135,7 @@ void Agent::handle_frames() {
     if (kind == 'N') {
       started_any_ = true;
       if (gone_) {
-        out_ += "X " + std::to_string(id) + " 125\n";  // too late to start anything
+        report_exit(id, "125");  // too late to start anything
         continue;
       }
       start(id, payload);
@@ -175,10 +174,10 @@ void Agent::start(long id, const std::string& request) {
     return;
   }
   if (args.empty()) {
-    std::string msg = "distlaunch: host agent: empty start request for rank id " +
-                      std::to_string(id) + "; use the same distkit version on every host\n";
-    emit('R', id, msg.data(), msg.size());
-    out_ += "X " + std::to_string(id) + " 125\n";
+    fail_start(id,
+               "empty start request for rank id " + std::to_string(id) +
+                   "; use the same distkit version on every host",
+               125);
     return;
   }
   int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
@@ -186,10 +185,7 @@ void Agent::start(long id, const std::string& request) {
     int saved = errno;
     for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1]})
       if (fd >= 0) close(fd);
-    std::string msg = std::string("distlaunch: host agent: cannot create pipes: ") +
-                      std::strerror(saved) + "\n";
-    emit('R', id, msg.data(), msg.size());
-    out_ += "X " + std::to_string(id) + " 126\n";
+    fail_start(id, std::string("cannot create pipes: ") + std::strerror(saved), 126);
     return;
   }
   sigset_t block, old;
@@ -204,8 +200,8 @@ void Agent::start(long id, const std::string& request) {
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
-    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], g_agent_wake[0],
-                   g_agent_wake[1]})
+    for (int fd :
+         {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], g_agent_wake[0], g_agent_wake[1]})
       close(fd);
     for (auto& [other, w] : wrappers_)
       for (int fd : {w.in, w.out, w.err})
@@ -228,11 +224,9 @@ void Agent::start(long id, const std::string& request) {
   close(pout[1]);
   close(perr[1]);
   if (pid < 0) {
+    int saved = errno;
     for (int fd : {pin[1], pout[0], perr[0]}) close(fd);
-    std::string msg = std::string("distlaunch: host agent: cannot fork: ") +
-                      std::strerror(errno) + "\n";
-    emit('R', id, msg.data(), msg.size());
-    out_ += "X " + std::to_string(id) + " 126\n";
+    fail_start(id, std::string("cannot fork: ") + std::strerror(saved), 126);
     return;
   }
   Wrapper w;
@@ -240,7 +234,7 @@ void Agent::start(long id, const std::string& request) {
   w.in = pin[1];
   w.out = pout[0];
   w.err = perr[0];
-  for (int fd : {w.in, w.out, w.err}) set_flags(fd);
+  for (int fd : {w.in, w.out, w.err}) set_cloexec_nonblock(fd);
   wrappers_.emplace(id, std::move(w));
 }
 
@@ -249,7 +243,7 @@ void Agent::start(long id, const std::string& request) {
 void Agent::launcher_gone() {
   if (gone_) return;
   gone_ = true;
-  gone_at_ = now_s();
+  gone_at_ = now_seconds();
   for (auto& [id, w] : wrappers_) {
     w.queue.clear(), w.queue_off = 0;
     close_fd(w.in);
@@ -276,7 +270,7 @@ void Agent::reap() {
       if (w.pid == pid) {
         w.exited = true;
         w.status = st;
-        w.exited_at = now_s();
+        w.exited_at = now_seconds();
         w.queue.clear(), w.queue_off = 0;
         close_fd(w.in);
       }
@@ -285,7 +279,7 @@ void Agent::reap() {
 // A wrapper that has ended is reported once its output is all read (or,
 // should something it started hold the pipes open, after a short linger).
 void Agent::finish_wrappers() {
-  double now = now_s();
+  double now = now_seconds();
   for (auto it = wrappers_.begin(); it != wrappers_.end();) {
     Wrapper& w = it->second;
     if (!w.exited || ((w.out >= 0 || w.err >= 0) && now - w.exited_at < kLingerAfterExit)) {
@@ -300,7 +294,7 @@ void Agent::finish_wrappers() {
     }
     std::string status = WIFSIGNALED(w.status) ? "s" + std::to_string(WTERMSIG(w.status))
                                                : std::to_string(WEXITSTATUS(w.status));
-    if (!stdout_broken_) out_ += "X " + std::to_string(it->first) + " " + status + "\n";
+    report_exit(it->first, status);
     it = wrappers_.erase(it);
   }
 }
@@ -317,8 +311,7 @@ void Agent::write_stdins() {
           w.queue.clear(), w.queue_off = 0;
         else if (w.queue_off > (1u << 20) && w.queue_off * 2 > w.queue.size())
           w.queue.erase(0, w.queue_off), w.queue_off = 0;
-      }
-      else if (n < 0 && errno != EAGAIN && errno != EINTR)
+      } else if (n < 0 && errno != EAGAIN && errno != EINTR)
         w.queue.clear(), w.queue_off = 0, close_fd(w.in);  // gone; reap() reports it
     }
     if (w.in >= 0 && w.close_after && w.queue.empty()) close_fd(w.in);
@@ -341,24 +334,23 @@ void Agent::flush_stdout() {
 }
 
 int Agent::run() {
-  last_input_ = now_s();
-  set_flags(0);
-  set_flags(1);
+  last_input_ = now_seconds();
+  set_cloexec_nonblock(0);
+  set_cloexec_nonblock(1);
   out_ = "V 0 1\n";  // hello: the launcher hands us ranks only once it sees this
   while (true) {
     reap();
     finish_wrappers();
     flush_stdout();
     if (g_stop) launcher_gone();
-    double now = now_s();
+    double now = now_seconds();
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
     // wrapper blocked writing to a full pipe would otherwise keep us).
-    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait))
-      launcher_gone();
+    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait)) launcher_gone();
     if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     std::vector<pollfd> fds;
-    std::vector<std::pair<long, int*>> pipes;  // for fds[2..]
+    std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
     fds.push_back({g_agent_wake[0], POLLIN, 0});
     fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
     fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
@@ -387,7 +379,7 @@ int Agent::run() {
       char buf[65536];
       ssize_t n = read(0, buf, sizeof buf);
       if (n > 0) {
-        last_input_ = now_s();
+        last_input_ = now_seconds();
         in_.append(buf, static_cast<std::size_t>(n));
         handle_frames();
       } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -427,7 +419,7 @@ int run_host_agent(int argc, char** argv) {
   } else {
     g_nofile.rlim_cur = g_nofile.rlim_max = RLIM_INFINITY;  // nothing to restore
   }
-  for (int fd : g_agent_wake) set_flags(fd);
+  for (int fd : g_agent_wake) set_cloexec_nonblock(fd);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_agent_signal;

@@ -30,6 +30,7 @@
 #include "group.hpp"
 #include "host_agent.hpp"
 #include "ports.hpp"
+#include "posix_util.hpp"
 #include "temp_dir.hpp"
 
 namespace distlaunch_rank {
@@ -59,12 +60,6 @@ void on_signal(int sig) {
   char b = 1;
   (void)!write(g_wake[1], &b, 1);
   errno = saved;
-}
-
-double now_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
 class Wrapper {
@@ -243,8 +238,7 @@ void Wrapper::start_rank() {
   if (a_.forward_stdin) {
     close(p[0]);
     wfd_ = p[1];
-    fcntl(wfd_, F_SETFD, FD_CLOEXEC);
-    fcntl(wfd_, F_SETFL, fcntl(wfd_, F_GETFL) | O_NONBLOCK);
+    set_cloexec_nonblock(wfd_);
   }
   std::string marker = "@@distlaunch:pid " + std::to_string(pid) + "\n";
   (void)!write(2, marker.data(), marker.size());
@@ -434,10 +428,7 @@ int run_rank(int argc, char** argv) {
   }
   if (a.check_ports) return check_ports(argc - 3, argv + 3);
   if (pipe(g_wake) != 0) return 126;
-  for (int fd : g_wake) {
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-  }
+  for (int fd : g_wake) set_cloexec_nonblock(fd);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

@@ -61,9 +61,8 @@ bool AgentFrameParser::feed(std::string_view bytes,
     }
     std::string_view line(buf_.data() + pos, nl - pos);
     // "K <id> <n|status>"
-    std::size_t sp1 = line.find(' '), sp2 = sp1 == std::string_view::npos
-                                                 ? std::string_view::npos
-                                                 : line.find(' ', sp1 + 1);
+    std::size_t sp1 = line.find(' '), sp2 = sp1 == std::string_view::npos ? std::string_view::npos
+                                                                          : line.find(' ', sp1 + 1);
     Frame f;
     f.kind = line.empty() ? 0 : line[0];
     long n = 0;
@@ -264,8 +263,7 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
     // The preflight's lines until the marker line; what follows is frames.
     preflight_.out.append(bytes);
     const std::string marker = std::string(kAgentMarker) + "\n";
-    std::size_t at =
-        preflight_.out.rfind(marker, 0) == 0 ? 0 : preflight_.out.find("\n" + marker);
+    std::size_t at = preflight_.out.rfind(marker, 0) == 0 ? 0 : preflight_.out.find("\n" + marker);
     if (at == std::string::npos) return;
     std::size_t cut = at == 0 ? 0 : at + 1;
     std::string rest = preflight_.out.substr(cut + marker.size());

@@ -74,13 +74,17 @@ const std::string& sh_wrapper_template() {
   return text;
 }
 
+// The wrappers' arguments before the data files (perl, distlaunch-rank and
+// the host agent's start request take the same list).
+std::vector<std::string> wrapper_head_args(const RankSpec& rank, const TemplateFields& f) {
+  return {
+      f.at("rank"), f.at("stall_limit"),  f.at("grace_ticks"), f.at("heartbeat_limit"),
+      f.at("cwd"),  f.at("cwd_required"), f.at("stdin_fifo"),  std::to_string(rank.files.size())};
+}
+
 // The perl wrapper's arguments (see templates/launch_rank.pl).
 std::string perl_wrapper_args(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
-  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
-                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
-                                   f.at("cwd"),          f.at("cwd_required"),
-                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
-  std::string out = shell_join(args);
+  std::string out = shell_join(wrapper_head_args(rank, f));
   for (size_t i = 0; i < rank.files.size(); ++i)  // contents from the variables
     out += " " + shell_join({rank.files[i].env, rank.files[i].name}) + " \"$distkit_file_" +
            std::to_string(i) + "\"";
@@ -101,10 +105,7 @@ std::string render_helper(const WrapperSettings& settings, const std::string& ar
 std::string render_agent_request(const Plan& plan, const RankSpec& rank, const TemplateFields& f) {
   std::vector<std::string> env;
   for (const auto& [k, v] : rank.env) env.push_back(k + "=" + v);
-  std::vector<std::string> args = {f.at("rank"),         f.at("stall_limit"),
-                                   f.at("grace_ticks"),  f.at("heartbeat_limit"),
-                                   f.at("cwd"),          f.at("cwd_required"),
-                                   f.at("stdin_fifo"),   std::to_string(rank.files.size())};
+  std::vector<std::string> args = wrapper_head_args(rank, f);
   for (const auto& file : rank.files)
     args.insert(args.end(), {file.env, file.name, file.text()});
   args.insert(args.end(), plan.command.begin(), plan.command.end());

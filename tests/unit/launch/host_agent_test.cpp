@@ -53,8 +53,9 @@ TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
 }
 
 TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
-  const std::vector<std::string> bads = {"hello\n",    "O x 3\nabc", "X 1 256\n", "X 1 sx\n",
-                                         "Q 1 2\nab", "O 1\n",      "V 0 x\n",   std::string(100, 'a')};
+  const std::vector<std::string> bads = {"hello\n",  "O x 3\nabc",         "X 1 256\n",
+                                         "X 1 sx\n", "Q 1 2\nab",          "O 1\n",
+                                         "V 0 x\n",  std::string(100, 'a')};
   for (const auto& bad : bads) {
     INFO(bad);
     AgentFrameParser p;
@@ -78,8 +79,12 @@ TEST_CASE("an X frame's status becomes the rank's exit", "[launch][agent]") {
 
 TEST_CASE("a start request carries the environment, then the arguments", "[launch][agent]") {
   using namespace std::string_literals;
-  CHECK(agent_request({"A=1", "B="}, {"0", "x y"}) == "A=1\0B=\0\0" "0\0x y\0"s);
-  CHECK(agent_request({}, {"0"}) == "\0" "0\0"s);
+  CHECK(agent_request({"A=1", "B="}, {"0", "x y"}) ==
+        "A=1\0B=\0\0"
+        "0\0x y\0"s);
+  CHECK(agent_request({}, {"0"}) ==
+        "\0"
+        "0\0"s);
 }
 
 TEST_CASE("ranks through one host agent: output, environment and exit 0", "[launch][agent]") {
@@ -92,7 +97,8 @@ TEST_CASE("ranks through one host agent: output, environment and exit 0", "[laun
   std::set<std::string> got;
   for (std::string l; std::getline(in, l);) got.insert(l);
   CHECK(got == std::set<std::string>{"rank 0 of 4", "rank 1 of 4", "rank 2 of 4", "rank 3 of 4"});
-  for (int r = 0; r < 4; ++r) CHECK(run.err.find("err " + std::to_string(r) + "\n") != std::string::npos);
+  for (int r = 0; r < 4; ++r)
+    CHECK(run.err.find("err " + std::to_string(r) + "\n") != std::string::npos);
   for (const auto& r : run.result.ranks) CHECK(r.pid > 0);  // the wrapper's pid marker came through
 }
 
@@ -151,8 +157,8 @@ TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a rea
 }
 
 TEST_CASE("the preflight's channel becomes the agent after the marker line", "[launch][agent]") {
-  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                                   "false");
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
                                           std::string(kAgentMarker) + "; " + agent_command());
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
@@ -161,26 +167,16 @@ TEST_CASE("the preflight's channel becomes the agent after the marker line", "[l
   CHECK(r.exit.ok());
   CHECK(agent->running());
   // A rank through it (not through "false", the lazy command).
-  auto o = quiet_options();
-  o.wrapper.agent_hosts.insert("localhost");
-  auto plan = local_plan(2, {"sh", "-c", "echo via agent $MLX_RANK"});
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  o.out = out;
-  o.err = err;
-  std::vector<std::shared_ptr<ssh::Executor>> per_rank(2, agent);
-  auto result = supervise(plan, per_rank, o);
-  CHECK(result.exit_code == 0);
-  auto text = slurp(out);
-  CHECK(text.find("via agent 0\n") != std::string::npos);
-  CHECK(text.find("via agent 1\n") != std::string::npos);
-  std::fclose(out);
-  std::fclose(err);
+  auto run =
+      run_on(local_plan(2, {"sh", "-c", "echo via agent $MLX_RANK"}), quiet_options(), agent);
+  CHECK(run.result.exit_code == 0);
+  CHECK(run.out.find("via agent 0\n") != std::string::npos);
+  CHECK(run.out.find("via agent 1\n") != std::string::npos);
 }
 
 TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][agent]") {
-  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                                   "false");
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight("echo os=test; echo oops >&2; exit 3");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   auto r = done.get();
@@ -200,40 +196,31 @@ TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][
 TEST_CASE("an idle agent waits for its first rank longer than after its last", "[launch][agent]") {
   // IDLE 1: before the first rank it waits 30 s more (the other hosts'
   // preflights); once its ranks are done, 1 s without a frame ends it.
-  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                                   "false");
-  auto done = agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) +
-                                          "; exec " + DISTKIT_RANK_HELPER_PATH +
-                                          " --protocol=1 --host-agent 1");
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto done =
+      agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) + "; exec " +
+                                  DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 1");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(agent->running());
-  auto o = quiet_options();
-  o.wrapper.agent_hosts.insert("localhost");
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  o.out = out;
-  o.err = err;
-  std::vector<std::shared_ptr<ssh::Executor>> per_rank(1, agent);
-  CHECK(supervise(local_plan(1, {"true"}), per_rank, o).exit_code == 0);
+  CHECK(run_on(local_plan(1, {"true"}), quiet_options(), agent).result.exit_code == 0);
   auto t0 = std::chrono::steady_clock::now();
   while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(agent->running());
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(500));
-  std::fclose(out);
-  std::fclose(err);
 }
 
 TEST_CASE("a preflight whose agent ends before its hello leaves no agent, the checks stand",
           "[launch][agent]") {
   // A distlaunch-rank from before the agent: it passes --check-ports, then
   // refuses --host-agent (too few arguments, 126).
-  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                                   "false");
-  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
-                                          std::string(kAgentMarker) +
-                                          "; echo 'too few arguments' >&2; exit 126");
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto done =
+      agent->start_with_preflight(std::string("echo os=test; echo ") + std::string(kAgentMarker) +
+                                  "; echo 'too few arguments' >&2; exit 126");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   auto r = done.get();
   CHECK(r.out == "os=test\n");
@@ -280,8 +267,7 @@ class SlowStart : public ssh::Executor {
   ssh::CommandResult run(const std::string& c, const ssh::RunOptions& o) override {
     return inner_.run(c, o);
   }
-  std::unique_ptr<ssh::RunningCommand> start(const std::string& c,
-                                             ssh::StreamHandlers h) override {
+  std::unique_ptr<ssh::RunningCommand> start(const std::string& c, ssh::StreamHandlers h) override {
     auto cmd = inner_.start(c, std::move(h));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     return cmd;
@@ -295,22 +281,11 @@ class SlowStart : public ssh::Executor {
 
 TEST_CASE("garbage from the agent before its channel is stored still ends the ranks",
           "[launch][agent]") {
-  auto o = quiet_options();
-  o.wrapper.agent_hosts.insert("localhost");
-  std::FILE* out = std::tmpfile();
-  std::FILE* err = std::tmpfile();
-  o.out = out;
-  o.err = err;
-  auto agent =
-      std::make_shared<HostAgentExecutor>(std::make_shared<SlowStart>(),
-                                                       "echo hello; exec cat >/dev/null");
-  std::vector<std::shared_ptr<ssh::Executor>> per_rank(2, agent);
-  auto t0 = std::chrono::steady_clock::now();
-  auto result = supervise(local_plan(2, {"sleep", "30"}), per_rank, o);
-  CHECK(result.exit_code == 255);
-  CHECK(result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
+  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<SlowStart>(),
+                                                   "echo hello; exec cat >/dev/null");
+  auto run = run_on(local_plan(2, {"sleep", "30"}), quiet_options(), agent);
+  CHECK(run.result.exit_code == 255);
+  CHECK(run.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
         std::string::npos);
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
-  std::fclose(out);
-  std::fclose(err);
+  CHECK(run.seconds < 5);
 }

@@ -61,19 +61,14 @@ inline SuperviseOptions quiet_options() {
   return o;
 }
 
-// `agent_command` set: every rank goes through one HostAgentExecutor on
-// this machine running that command (the host agent, or a stand-in).
-inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
-                     const std::string& agent_command = "") {
+// Every rank of `plan` on `ex` (a HostAgentExecutor: its ranks get its
+// start requests).
+inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Executor> ex) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   o.out = out;
   o.err = err;
-  std::shared_ptr<ssh::Executor> ex = std::make_shared<ssh::LocalExecutor>("localhost");
-  if (!agent_command.empty()) {
-    ex = std::make_shared<HostAgentExecutor>(ex, agent_command);
-    o.wrapper.agent_hosts.insert("localhost");
-  }
+  if (std::dynamic_pointer_cast<HostAgentExecutor>(ex)) o.wrapper.agent_hosts.insert("localhost");
   std::vector<std::shared_ptr<ssh::Executor>> per_rank(plan.ranks.size(), ex);
   auto t0 = std::chrono::steady_clock::now();
   Run r;
@@ -84,6 +79,15 @@ inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
   std::fclose(out);
   std::fclose(err);
   return r;
+}
+
+// `agent_command` set: every rank goes through one HostAgentExecutor on
+// this machine running that command (the host agent, or a stand-in).
+inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
+                     const std::string& agent_command = "") {
+  std::shared_ptr<ssh::Executor> ex = std::make_shared<ssh::LocalExecutor>("localhost");
+  if (!agent_command.empty()) ex = std::make_shared<HostAgentExecutor>(ex, agent_command);
+  return run_on(plan, std::move(o), ex);
 }
 
 }  // namespace distkit::launch::test

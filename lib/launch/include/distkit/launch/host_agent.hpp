@@ -31,7 +31,7 @@ std::string agent_request(const std::vector<std::string>& env,
 class AgentFrameParser {
  public:
   struct Frame {
-    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
+    char kind = 0;  // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
     long id = -1;
     std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the protocol
   };
