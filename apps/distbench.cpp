@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "distkit/bench/distbench.hpp"
+#include "distkit/version.hpp"
 
 namespace rt = distkit::rt;
 namespace bench = distkit::bench;
@@ -46,7 +47,7 @@ bench::Options to_options(const Flags& f, bench::Options o) {
 int main(int argc, char** argv) {
   CLI::App app{"distbench: collective benchmarks (nccl-tests conventions) over the distkit runtime.\n"
                "Run one process per rank under distlaunch, or --threads N on one machine."};
-  app.set_version_flag("--version", "distbench 0.1.0");
+  app.set_version_flag("--version", std::string("distbench ") + distkit::kVersion);
   Flags f;
   bench::Options o;
   app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)")->capture_default_str();

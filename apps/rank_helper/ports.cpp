@@ -21,8 +21,9 @@ int check_ports(int argc, char** argv) {
                    argv[i]);
       return 2;
     }
-    if (distkit::port_in_use(static_cast<int>(port)))
-      busy += (busy.empty() ? "" : " ") + std::string(argv[i]);
+    if (!distkit::port_in_use(static_cast<int>(port))) continue;
+    if (!busy.empty()) busy += ' ';
+    busy += argv[i];
   }
   if (!busy.empty()) std::printf("busy=%s\n", busy.c_str());
   return 0;

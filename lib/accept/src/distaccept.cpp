@@ -9,6 +9,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/terminal.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::accept {
 
@@ -19,7 +20,7 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
       "Run a task on one host and across the cluster, repeat it, compare the results\n"
       "and report three levels: runs, reproducible, deliverable.\n"
       "Usage: distaccept --hostfile FILE [flags] TASK.json");
-  app.set_version_flag("--version", "distaccept 0.1.0");
+  app.set_version_flag("--version", std::string("distaccept ") + kVersion);
   app.add_option("task", o.task, "The task declaration (JSON; see distaccept(1))")->required();
   app.add_option("--hostfile", o.hostfile, "The cluster's hostfile (MLX JSON)")->required();
   app.add_option("--baseline-host", o.baseline_host,

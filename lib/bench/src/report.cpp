@@ -3,6 +3,7 @@
 
 #include <fmt/printf.h>
 #include <nlohmann/json.hpp>
+#include "distkit/version.hpp"
 
 namespace distkit::bench {
 
@@ -40,7 +41,7 @@ long long TestResult::wrong() const {
 
 void print_preamble(std::ostream& out, const Options& o, int ranks,
                     const std::vector<RankInfo>& info) {
-  out << "# distbench 0.1.0 (distkit collective runtime, TCP transport)\n";
+  out << "# distbench " << kVersion << " (distkit collective runtime, TCP transport)\n";
   out << fmt::sprintf("# ranks %d minBytes %zu maxBytes %zu step: %g(factor) warmup iters: %d iters: %d "
              "validation: %d dtype: %s\n",
              ranks, o.min_bytes, o.max_bytes, o.factor, o.warmup, o.iters, o.check ? 1 : 0,
@@ -81,7 +82,7 @@ void print_json(std::ostream& out, const Options& o, int ranks, const std::vecto
   // Bump the number when a field changes meaning or disappears (scripts
   // check it); adding a field keeps it.
   j["schema"] = "distkit.bench/1";
-  j["distbench"] = "0.1.0";
+  j["distbench"] = kVersion;
   j["transport"] = "tcp";
   j["ranks"] = ranks;
   for (const RankInfo& r : info)

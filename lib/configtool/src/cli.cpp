@@ -1,11 +1,12 @@
 // See cli.hpp. Help texts are short; the man page has the details.
 #include "distkit/configtool/cli.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::configtool {
 
 void configure_cli(CLI::App& app, Options& o) {
   app.description("Probe hosts, find their Thunderbolt topology and write an MLX hostfile");
-  app.set_version_flag("--version", "distconfig 0.1.0");
+  app.set_version_flag("--version", std::string("distconfig ") + kVersion);
   app.add_option("--hosts", o.hosts, "Comma-separated hosts (default 127.0.0.1)");
   app.add_option("--hostfile", o.hostfile, "Read the hosts from this hostfile");
   app.add_option("--over", o.over, "What to configure: thunderbolt or ethernet")

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "distkit/launch/distlaunch.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::launch {
 
@@ -28,7 +29,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.description(
       "Start a command on every rank of a cluster, supervise it and clean up.\n"
       "Drop-in for mlx.launch: distlaunch [flags] -- command [args...]");
-  app.set_version_flag("--version", "distlaunch 0.1.0");
+  app.set_version_flag("--version", std::string("distlaunch ") + kVersion);
   app.add_option("--hosts", o.hosts, "Comma-separated hosts (names or IPs)");
   app.add_option("-n,--repeat-hosts", o.repeat_hosts, "Ranks per host (in place: a,a,b,b)");
   app.add_option("--hostfile", o.hostfile, "MLX hostfile (JSON)");

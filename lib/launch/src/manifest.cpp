@@ -8,6 +8,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/sha256.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::launch {
 
@@ -52,7 +53,7 @@ ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
 std::string render_manifest(const ManifestInputs& in) {
   ordered_json j;
   j["schema"] = kManifestSchema;
-  j["tool"] = "distlaunch 0.1.0";
+  j["tool"] = std::string("distlaunch ") + kVersion;
   j["job_id"] = in.plan.job_id;
   j["command"] = in.plan.command;
   j["cwd"] = in.plan.cwd ? ordered_json(*in.plan.cwd) : ordered_json(nullptr);
