@@ -1,5 +1,5 @@
 # Launch benchmark (bench/launch_startup.sh): distlaunch vs Open MPI mpirun on
-# the test cluster (with the channel-per-rank floor), and failure-to-teardown
+# the test cluster (with a channel-per-rank floor for reference), and failure-to-teardown
 # latency.
 # Run: cmake --build <dir> --target bench_launch
 if(TARGET distlaunch AND TARGET ssh_tool)

@@ -4,14 +4,11 @@
 # Open MPI's mpirun (Debian openmpi-bin, ssh launcher) doing the same job on
 # the same hosts in the same run, interleaved; then the time from one rank's
 # failure to distlaunch's exit (every other rank's process group gone).
-# distlaunch runs each host's ranks through one host agent channel (the
-# default where distlaunch-rank is installed). Measured in the same run:
-# distlaunch with a channel per rank (--channel-per-rank); the floor of that
-# design: the same connections and one SSH channel per rank running `true`
-# directly (tests/unit/ssh/ssh_tool, no wrapper, no preflight), i.e. the
-# least any launcher that gives each rank its own channel has to do; and
-# distlaunch with the perl wrapper (--rank-helper none, a channel per rank),
-# for hosts without distlaunch-rank installed.
+# distlaunch runs each host's ranks through one host agent channel (its
+# only host side). Measured in the same run, for reference: the same
+# connections and one SSH channel per rank running `true` directly
+# (tests/unit/ssh/ssh_tool, no wrapper, no preflight), i.e. the least any
+# launcher that gives each rank its own channel has to do.
 #
 # Usage: bench/launch_startup.sh BUILD_DIR [REPEATS]   (root, Linux; default 5)
 # Prints a `#` preamble, one row per (ranks, hosts) with medians in ms and the
@@ -79,27 +76,23 @@ echo "# $("$DL" --version) | $(mpirun --version 2>&1 | head -n 1) | $(ssh -V 2>&
 echo "# hosts: scripts/testcluster.sh (one sshd per network namespace, this machine: $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); stdin /dev/null for both (as in a script); medians of $REPEATS interleaved runs"
 run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
-printf '%6s %6s %14s %12s %10s %8s %11s %10s %12s %9s %11s\n' ranks hosts distlaunch_ms mpirun_ms ratio chan_ms chan_ratio floor_ms floor_ratio perl_ms perl_ratio
+printf '%6s %6s %14s %12s %10s %10s %12s\n' ranks hosts distlaunch_ms mpirun_ms ratio floor_ms floor_ratio
 for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
   set -- $combo
-  : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"; : > "$WORK/p"; : > "$WORK/c"
+  : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"
   i=0
   while [ $i -lt "$REPEATS" ]; do
     run_distlaunch "$1" "$2" >> "$WORK/d"
-    run_distlaunch "$1" "$2" --channel-per-rank >> "$WORK/c"
     run_floor "$1" "$2" >> "$WORK/f"
-    run_distlaunch "$1" "$2" --rank-helper none >> "$WORK/p"
     run_mpirun "$1" "$2" >> "$WORK/m"
     grep -q hung "$WORK/m" && break  # do not wait 30 s again
     i=$((i + 1))
   done
-  d=$(median < "$WORK/d"); f=$(median < "$WORK/f"); p=$(median < "$WORK/p"); c=$(median < "$WORK/c")
-  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; fratio="-"; pratio="-"; cratio="-"; else
+  d=$(median < "$WORK/d"); f=$(median < "$WORK/f")
+  if grep -q hung "$WORK/m"; then m="hung>30s"; ratio="-"; fratio="-"; else
     m=$(median < "$WORK/m"); ratio=$(awk -v a="$d" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
-    fratio=$(awk -v a="$f" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
-    pratio=$(awk -v a="$p" -v b="$m" 'BEGIN { printf "%.2f", a / b }')
-    cratio=$(awk -v a="$c" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
-  printf '%6s %6s %14s %12s %10s %8s %11s %10s %12s %9s %11s\n' "$1" "$2" "$d" "$m" "$ratio" "$c" "$cratio" "$f" "$fratio" "$p" "$pratio"
+    fratio=$(awk -v a="$f" -v b="$m" 'BEGIN { printf "%.2f", a / b }'); fi
+  printf '%6s %6s %14s %12s %10s %10s %12s\n' "$1" "$2" "$d" "$m" "$ratio" "$f" "$fratio"
 done
 
 # Failure to teardown: rank 0 records the time and exits 1 while the others

@@ -1,6 +1,7 @@
-// The launcher's stdin protocol as the rank helper reads it (the same frames
-// as templates/launch_rank.pl): one frame per line, "S <secret>", "H", "D <n>"
-// followed by n raw bytes, "E", "G <SIGNAL>", "T", "K". Bytes arrive in any
+// The launcher's frames to one rank's wrapper, as the wrapper reads them
+// (the launcher writes them: distkit/launch/wrapper.hpp): one frame per
+// line, "S <secret>", "H", "D <n>" followed by n raw bytes, "E",
+// "G <SIGNAL>", "T", "K". Bytes arrive in any
 // split; FrameReader keeps what it has not consumed yet.
 #pragma once
 

@@ -7,6 +7,8 @@
 // stdin frames (heartbeats) keep flowing to every wrapper.
 #include "host_agent.hpp"
 
+#include "distkit/launch/agent_protocol.hpp"
+#include "distkit/version.hpp"
 #include "posix_util.hpp"
 
 #include <poll.h>
@@ -212,9 +214,10 @@ void Agent::start(long id, const std::string& request) {
         setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
     }
     std::vector<char*> argv;
-    static char self[] = "distlaunch-rank", protocol[] = "--protocol=1";
+    static char self[] = "distlaunch-rank";
+    static std::string protocol = distkit::kAgentProtocolFlag;
     argv.push_back(self);
-    argv.push_back(protocol);
+    argv.push_back(protocol.data());
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data()));
@@ -337,7 +340,9 @@ int Agent::run() {
   last_input_ = now_seconds();
   set_cloexec_nonblock(0);
   set_cloexec_nonblock(1);
-  out_ = "V 0 1\n";  // hello: the launcher hands us ranks only once it sees this
+  // The hello (agent_protocol.hpp): the launcher hands us ranks only after
+  // one of its own protocol.
+  out_ = "V " + std::to_string(distkit::kAgentProtocol) + " " + distkit::kVersion + "\n";
   while (true) {
     reap();
     finish_wrappers();

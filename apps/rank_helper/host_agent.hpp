@@ -1,11 +1,10 @@
 // The host agent: one distlaunch-rank per host that starts all of that
-// host's ranks over a single SSH channel, as mpirun's orted does, instead
-// of one channel (sshd session, login shell, /bin/sh) per rank. Each rank
-// still gets its own wrapper (a forked child running run_rank: temp dir,
-// process group, heartbeat watchdog, stdin frames), so a rank behaves the
-// same whichever way it was started.
+// host's ranks over a single channel (SSH, or a local process for this
+// machine), as mpirun's orted does. Each rank gets its own wrapper (a
+// forked child running run_rank: temp dir, process group, heartbeat
+// watchdog, stdin frames).
 //
-//   distlaunch-rank --protocol=1 --host-agent IDLE_SECONDS
+//   distlaunch-rank --protocol=2 --host-agent IDLE_SECONDS
 //
 // Frames on the agent's stdin (from distlaunch), a line each, then raw bytes:
 //   N <id> <n>  + n bytes  start rank <id>: NUL-terminated strings, first
@@ -19,6 +18,8 @@
 //   R <id> <n>  + n bytes  their stderr
 //   X <id> <status>        the wrapper ended: its exit status, or s<N> when a
 //                          signal N killed it; after all its O and R frames
+//   V <protocol> <version> the hello, first: distkit/launch/agent_protocol.hpp's
+//                          number and distkit's version
 // The agent's own errors go to its stderr. It ends when its stdin closes
 // (after closing every wrapper's stdin and waiting for them: the launcher is
 // gone) or when it has had no wrapper and no input for IDLE_SECONDS (the

@@ -1,15 +1,17 @@
-// distlaunch-rank: the rank wrapper of templates/launch_rank.pl as a small
-// compiled program, for hosts where distkit is installed. Perl costs 4-6 ms
-// of CPU per rank to start and compile the wrapper; with 16-32 ranks on a
-// host that was most of distlaunch's start time (bench/README.md, launch).
-// Same arguments, frames, messages and exit statuses as the perl wrapper:
-//   distlaunch-rank --protocol=1 RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT
-//                   CWD CWD_REQUIRED STDIN_FORWARDED NFILES
-//                   [VAR NAME CONTENT]... COMMAND [ARG]...
-//   distlaunch-rank --protocol=1 --check-ports [PORT]...   (the preflight's)
-// Exit statuses: the rank's (128+N for signal N), 125 protocol error or no
-// launcher, 126 setup failed, 127 command not runnable, 129/130/143 when
-// we were sent HUP/INT/TERM, 143 no start frame or heartbeat.
+// distlaunch-rank: distkit's host side, the one program that starts,
+// watches and stops every rank on a host. distlaunch runs it as the host
+// agent (host_agent.hpp) on one channel per host; the agent forks one
+// wrapper per rank (run_rank below): private temp dir, own process group,
+// secret file, stdin, heartbeat watchdog, stall report, TERM -> KILL.
+//   distlaunch-rank --protocol=2 --host-agent IDLE_SECONDS   (distlaunch's)
+//   distlaunch-rank --protocol=2 --check-ports [PORT]...     (the preflight's)
+// The protocol number is distkit/launch/agent_protocol.hpp's. A wrapper's
+// arguments, as the agent's start request carries them:
+//   RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT CWD CWD_REQUIRED
+//   STDIN_FORWARDED NFILES [VAR NAME CONTENT]... COMMAND [ARG]...
+// A wrapper's exit statuses: the rank's (128+N for signal N), 125 protocol
+// error or no launcher, 126 setup failed, 127 command not runnable,
+// 129/130/143 when it was sent HUP/INT/TERM, 143 no start frame or heartbeat.
 // Depends on libc only, so it starts in well under a millisecond.
 #include <fcntl.h>
 #include <poll.h>
@@ -26,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_protocol.hpp"
+#include "distkit/version.hpp"
 #include "frames.hpp"
 #include "group.hpp"
 #include "host_agent.hpp"
@@ -36,7 +40,7 @@
 namespace distlaunch_rank {
 namespace {
 
-constexpr const char* kProtocol = "--protocol=1";
+constexpr const char* kProtocol = distkit::kAgentProtocolFlag;
 constexpr std::size_t kBackpressure = 1 << 20;  // queued stdin bytes before we stop reading
 
 struct Args {
@@ -46,7 +50,6 @@ struct Args {
   bool cwd_required = false, forward_stdin = false;
   std::vector<std::string> files;  // triples: variable, name, content
   std::vector<std::string> command;
-  bool check_ports = false;  // --check-ports: the preflight's, not a rank
 };
 
 // Written by signal handlers, read by the loop.
@@ -385,12 +388,9 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
   if (argc < 2 || std::strcmp(argv[1], kProtocol) != 0) {
     why = std::string("this host's distlaunch-rank speaks ") + kProtocol + ", the launcher " +
           (argc >= 2 ? argv[1] : "nothing") +
-          "; install the same distkit version on every host, or pass --rank-helper none";
+          "; install the same distkit version on every host, or pass --rank-helper none "
+          "(distlaunch then copies its own)";
     return false;
-  }
-  if (argc >= 3 && std::strcmp(argv[2], "--check-ports") == 0) {
-    a.check_ports = true;
-    return true;
   }
   if (argc < 10) {
     why = "distlaunch-rank: too few arguments; it is started by distlaunch, not by hand";
@@ -426,7 +426,6 @@ int run_rank(int argc, char** argv) {
     std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 3 ? argv[2] : "?", why.c_str());
     return 126;
   }
-  if (a.check_ports) return check_ports(argc - 3, argv + 3);
   if (pipe(g_wake) != 0) return 126;
   for (int fd : g_wake) set_cloexec_nonblock(fd);
   struct sigaction sa;
@@ -445,5 +444,19 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
       std::strcmp(argv[2], "--host-agent") == 0)
     return run_host_agent(argc - 3, argv + 3);
-  return run_rank(argc, argv);
+  if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
+      std::strcmp(argv[2], "--check-ports") == 0)
+    return check_ports(argc - 3, argv + 3);
+  // Another protocol, or a rank's arguments by hand: ranks come only
+  // through the agent (one implementation of the host side).
+  std::fprintf(stderr,
+               "distlaunch-rank: this is distkit %s's host agent (%s); distlaunch starts it, "
+               "not a user%s\n",
+               distkit::kVersion, kProtocol,
+               argc >= 2 && std::strncmp(argv[1], "--protocol=", 11) == 0 &&
+                       std::strcmp(argv[1], kProtocol) != 0
+                   ? "; the launcher speaks another protocol: install the same distkit version "
+                     "on every host"
+                   : "");
+  return 126;
 }

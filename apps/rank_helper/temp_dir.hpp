@@ -1,4 +1,4 @@
-// The rank's private temp dir (as templates/launch_rank.pl makes it):
+// The rank's private temp dir:
 // "$TMPDIR/distlaunch.XXXXXXXX", mode 0700, with an "owner" file naming this
 // host (plus its PID namespace where the OS shows it) and our pid, so a later
 // wrapper of the same host can remove the dirs of wrappers killed by SIGKILL.

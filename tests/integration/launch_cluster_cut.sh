@@ -70,7 +70,7 @@ wait $pid || rc=$?
 "$CLUSTER" delay "$C" 2 0
 expect_eq "$rc" 1 "exit status after a cut during the preflight"
 cat > "$WORK/want" <<WANT
-distlaunch: error: h2: preflight failed (connection to h2 lost: no answer to 3 keepalives in 3000 ms); check the host or use --no-preflight
+distlaunch: error: h2: preflight failed (connection to h2 lost: no answer to 3 keepalives in 3000 ms); check the host
 distlaunch: error: preflight: 1 of 4 host(s) failed during the checks; check them, or leave them out
 WANT
 diff "$WORK/want" "$WORK/err" || fail "preflight failure report"

@@ -1,13 +1,15 @@
 # Preflight finds the ports the ranks need taken on remote hosts too: with
 # rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
-# reports both at once (exit 2), whether distlaunch-rank or perl tries them;
-# with the ports free the same job runs, with
+# reports both at once (exit 2), whether an installed distlaunch-rank or
+# the copy distlaunch makes on hosts without one tries them; a
+# distlaunch-rank from before the host agent is refused on each host; with
+# the ports free the same job runs, with
 # per-host progress (event lines under --verbose, a live board on a TTY).
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 2
 base=$((40000 + $$ % 20000))
 marker="hold-port-$$"
-# hold K PORT: a listener on host K (perl, as the preflight uses), killed at exit.
+# hold K PORT: a listener on host K, killed at exit.
 hold() {
   on_host "$1" perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0) or die;
     setsockopt(S, SOL_SOCKET, SO_REUSEADDR, 1); bind(S, sockaddr_in($ARGV[0], INADDR_ANY)) or die;
@@ -31,12 +33,13 @@ diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports"
 # The preflight's channels had become host agents: they end with the job.
 expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left after the preflight refused the job"
-# The same from perl, on hosts without distlaunch-rank.
+# The same on hosts where no distlaunch-rank is installed: distlaunch
+# copies its own there, whose check finds the ports taken.
 rc=0
 dl --hosts h1,h2 -n 2 -p "$base" --rank-helper none -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?
-expect_eq "$rc" 2 "exit status with busy ports (perl's check)"
-diff "$WORK/want" "$WORK/err" || fail "preflight report differs (perl's check)"
-[ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports (perl's check)"
+expect_eq "$rc" 2 "exit status with busy ports (the copy's check)"
+diff "$WORK/want" "$WORK/err" || fail "preflight report differs (the copy's check)"
+[ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports (the copy's check)"
 cluster_extra_cleanup
 t=0
 until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
@@ -46,7 +49,7 @@ expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports f
 expect_eq "$(grep -c '^      "rank_helper": "/.*/distlaunch-rank"' "$WORK/rec/manifest.json")" 2 \
   "hosts whose ranks ran under distlaunch-rank"
 # A distlaunch-rank from before the host agent passes the check but cannot
-# be the agent: a warning per host, and the ranks run with a channel each.
+# be the agent: refused on each host with the remedy; nothing starts.
 mkdir -p "$WORK/old"
 cat > "$WORK/old/distlaunch-rank" <<OLD
 #!/bin/sh
@@ -54,13 +57,15 @@ cat > "$WORK/old/distlaunch-rank" <<OLD
 exec "$(dirname "$DL")/distlaunch-rank" "\$@"
 OLD
 chmod +x "$WORK/old/distlaunch-rank"
+version=$("$DL" --version | cut -d' ' -f2)
 rc=0
 dl --hosts h1,h2 -n 2 -p "$base" --rank-helper "$WORK/old/distlaunch-rank" -- sh -c 'echo started' > "$WORK/out2" 2> "$WORK/err2" || rc=$?
-expect_eq "$rc" 0 "exit status with a helper from before the agent"
-expect_eq "$(grep -c '^started$' "$WORK/out2")" 4 "ranks started with a helper from before the agent"
+expect_eq "$rc" 2 "exit status with a helper from before the agent"
+[ ! -s "$WORK/out2" ] || fail "a rank started under a helper from before the agent"
 for h in h1 h2; do
-  expect_line "$WORK/err2" "distlaunch: warning: $h: $WORK/old/distlaunch-rank did not start as the host agent (another distkit version?); its ranks get a channel each; install the same distkit version there"
+  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distlaunch-rank did not start as the host agent (a distlaunch-rank from before distkit's host agent?); install distkit $version there, or pass --rank-helper none to use distlaunch's own copy"
 done
+expect_line "$WORK/err2" "distlaunch: error: preflight: 2 of 2 host(s) without a host agent; fix them as each line says"
 # Per-host progress: plain event lines under --verbose when not on a TTY.
 for h in h1 h2; do
   for event in connecting checking "done: ready"; do expect_line "$WORK/err" "$h: $event"; done

@@ -69,10 +69,9 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds "
       "(default 60, 0 = off)");
   app.add_option("--rank-helper", o.rank_helper,
-                 "distlaunch-rank on the hosts: a path, or none (default: PATH, then beside "
-                 "distlaunch, /opt/homebrew/bin, /usr/local/bin; else the perl wrapper)");
-  app.add_flag("--channel-per-rank", o.channel_per_rank,
-               "One SSH channel per rank, not one distlaunch-rank host agent per host");
+                 "distlaunch-rank (the host agent) installed on the hosts: a path, or none "
+                 "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "
+                 "else, and with none, distlaunch copies its own)");
   app.add_flag_function("--no-preflight", [&o](std::int64_t) { o.preflight = false; },
                         "Skip the checks before the start");
 }

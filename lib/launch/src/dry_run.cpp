@@ -1,5 +1,6 @@
 // Rendering the plan for --dry-run. The environment shown is what the rank
-// sees (files as $TMPDIR paths), the remote command the exact wrapper script.
+// sees (files as $TMPDIR paths), the agent's arguments those of the rank's
+// start request (wrapper.hpp), exactly as its host agent gets them.
 // One rank at a time goes to the sink: nothing holds the whole output.
 #include "distkit/launch/dry_run.hpp"
 
@@ -24,7 +25,7 @@ ordered_json rank_json(const Plan& plan, const RankSpec& r, const WrapperSetting
   for (const auto& [k, v] : effective_env(r, kDirShown)) jr["env"][k] = v;
   jr["files"] = ordered_json::object();
   for (const auto& f : r.files) jr["files"][f.name] = f.text();
-  jr["remote_command"] = render_rank_script(plan, r, wrapper);
+  jr["agent_args"] = rank_request(plan, r, wrapper).args;
   return jr;
 }
 
@@ -56,8 +57,8 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
     sink(out);
   }
   if (!plan.ranks.empty()) {
-    sink("# remote command of rank 0 (run as /bin/sh -c on its host):\n");
-    sink(render_rank_script(plan, plan.ranks.front(), wrapper));
+    sink("# rank 0's start request to its host agent (distlaunch-rank), as words:\n");
+    sink(shell_join(rank_request(plan, plan.ranks.front(), wrapper).args) + "\n");
   }
 }
 

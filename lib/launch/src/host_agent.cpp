@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "distkit/launch/agent_protocol.hpp"
+
 namespace distkit::launch {
 
 struct HostAgentExecutor::Slot {
@@ -25,6 +27,16 @@ bool parse_count(std::string_view s, long& out) {
     v = v * 10 + (c - '0');
   }
   out = v;
+  return true;
+}
+
+// A distkit version as the hello carries it: "0.1.0", "1.2.0-rc1+g3f2a".
+bool is_version(std::string_view s) {
+  if (s.empty() || s.size() > 40) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          c == '.' || c == '-' || c == '+' || c == '_' || c == '~'))
+      return false;
   return true;
 }
 
@@ -71,9 +83,8 @@ bool AgentFrameParser::feed(std::string_view bytes,
     std::string_view last = ok ? line.substr(sp2 + 1) : std::string_view();
     if (ok && (f.kind == 'O' || f.kind == 'R')) {
       if (!parse_count(last, n)) ok = false;
-    } else if (ok && f.kind == 'V') {
-      long v = 0;
-      ok = parse_count(last, v);
+    } else if (ok && f.kind == 'V') {  // "V <protocol> <distkit version>"
+      ok = is_version(last);
     } else if (ok && f.kind == 'X') {
       long st = 0;
       ok = (parse_count(last, st) && st <= 255) ||
@@ -155,6 +166,20 @@ ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
 }
 
 std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const std::string& script) {
+  std::unique_ptr<ssh::RunningCommand> ended;
+  {
+    std::lock_guard lock(mu_);
+    if (agent_ && !agent_ended_)
+      throw std::logic_error("start_with_preflight: the host agent on " + host() + " runs");
+    ended = std::move(agent_);  // an earlier preflight's channel, over
+    agent_ended_ = aborted_ = abort_pending_ = false;
+    agent_exit_ = {};
+  }
+  if (ended) ended->wait();
+  preflight_ = {};
+  preflight_done_ = std::promise<ssh::CommandResult>();
+  parser_ = AgentFrameParser();
+  err_line_.clear();
   auto result = preflight_done_.get_future();
   phase_ = Phase::facts;  // before the channel exists: no callback yet
   adopt(inner_->start(script, agent_handlers()));
@@ -200,6 +225,8 @@ std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string&
                                                               ssh::StreamHandlers handlers) {
   std::unique_lock lock(mu_);
   if (!agent_ && !agent_ended_) {
+    if (agent_command_.empty())
+      throw std::logic_error("the host agent on " + host() + " was never started");
     // Not under the lock: the channel's thread may call back meanwhile.
     lock.unlock();
     adopt(inner_->start(agent_command_, agent_handlers()));
@@ -276,8 +303,16 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
   bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
     if (f.kind == 'V') {
       if (phase_ == Phase::hello) {  // the agent runs: the preflight's result
+        // As a fact line, so the preflight reports it (hello_fact).
+        preflight_.out += std::string(kHelloFact) + "=" + std::to_string(f.id) + " " + f.data + "\n";
+        bool ours = f.id == kAgentProtocol;
         phase_ = Phase::frames;
+        if (!ours) {  // another protocol: nothing it sends can be trusted
+          std::lock_guard lock(mu_);
+          aborted_ = true;
+        }
         preflight_done_.set_value(std::move(preflight_));
+        if (!ours) abort_channel();
       }
       return;
     }

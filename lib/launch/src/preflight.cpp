@@ -2,15 +2,23 @@
 // answers with key=value lines; the decisions are taken here.
 #include "distkit/launch/preflight.hpp"
 
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <future>
+#include <mutex>
 #include <set>
 
+#include "distkit/launch/agent_protocol.hpp"
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/port_in_use.hpp"
+#include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::launch {
 
@@ -53,22 +61,66 @@ void report_busy_port(const Plan& plan, const std::string& host, int port,
                             ") is already in use; stop what holds it or pick another " + flag);
 }
 
+// The remedy every host-agent problem shares.
+std::string agent_remedy() {
+  return std::string("install distkit ") + kVersion +
+         " there, or pass --rank-helper none to use distlaunch's own copy";
+}
+
+// Why `host` has no host agent of this protocol ("" when it has one).
+std::string agent_problem(const std::string& host, std::map<std::string, std::string>& kv,
+                          bool running) {
+  if (running) return "";
+  const std::string ours = std::to_string(kAgentProtocol);
+  if (!kv["helper_refused"].empty())
+    return host + ": " + kv["helper_refused"] + " refused " + kAgentProtocolFlag +
+           " (distlaunch-rank of another distkit version?); " + agent_remedy();
+  if (!kv[std::string(kHelloFact)].empty()) {
+    auto words = split_words(kv[std::string(kHelloFact)]);
+    std::string theirs = words.empty() ? "?" : std::string(words[0]);
+    std::string version = words.size() > 1 ? std::string(words[1]) : "?";
+    return host + ": " + kv["helper"] + " speaks host-agent protocol " + theirs + " (distkit " +
+           version + "), this distlaunch " + ours + " (distkit " + kVersion + "); " +
+           agent_remedy();
+  }
+  if (!kv["helper"].empty())
+    return host + ": " + kv["helper"] +
+           " did not start as the host agent (a distlaunch-rank from before distkit's host "
+           "agent?); " + agent_remedy();
+  const std::string& copy = kv["agent_copy"];
+  if (copy == "other-system")
+    return host + ": no distlaunch-rank there, and it runs " + kv["system"] +
+           ", this distlaunch " + kv["own_system"] +
+           ", so distlaunch's own cannot run there; install distkit on " + host +
+           " (see README: hosts), or name its distlaunch-rank with --rank-helper";
+  if (copy == "none")
+    return host + ": no distlaunch-rank there, and none beside this distlaunch to copy; "
+                  "install distkit on " + host + ", or name its distlaunch-rank with --rank-helper";
+  if (copy.rfind("failed", 0) == 0)
+    return host + ": copying distlaunch-rank there " + copy +
+           "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
+           host;
+  return host + ": no distlaunch-rank there (not copied); install distkit on " + host;
+}
+
 void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
-                bool cwd_required, PreflightReport& report) {
+                bool cwd_required, bool agent_running, PreflightReport& report) {
   auto kv = parse_facts(res.out);
-  report.hosts[host] = {kv["os"], kv["python"], kv["mlx"], kv["git"], kv["helper"],
-                        res.exit.error.empty()};
+  HostFacts& facts = report.hosts[host];
+  facts = {kv["os"],     kv["python"], kv["mlx"], kv["git"], kv["helper"],
+           kv[std::string(kHelloFact)], kv["agent_copied"] == "1", res.exit.error.empty()};
   if (!res.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + res.exit.error +
-                              "); check the host or use --no-preflight");
+                              "); check the host");
     return;
   }
-  // A distlaunch-rank that failed the check (another distkit version, or
-  // not runnable there): the ranks still run, through the slower wrappers.
-  if (kv["helper"].empty() && !kv["helper_refused"].empty())
-    report.warnings.push_back(host + ": " + kv["helper_refused"] +
-                              " failed the check (another distkit version?); its ranks use the "
-                              "perl or sh wrapper; install the same distkit version there");
+  if (auto why = agent_problem(host, kv, agent_running); !why.empty())
+    report.agent_problems.push_back(why);
+  auto words = split_words(facts.agent);
+  if (words.size() > 1 && words[1] != kVersion)
+    report.warnings.push_back(host + ": distlaunch-rank is distkit " + std::string(words[1]) +
+                              ", this distlaunch " + kVersion +
+                              " (same protocol, so the job runs); install the same version there");
   if (kv["cmd"] == "missing")
     report.problems.push_back(host + ": command '" + plan.command.front() +
                               "' not found; install it there or give its full path");
@@ -78,6 +130,28 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
   for (auto word : split_words(kv["busy"]))
     report_busy_port(plan, host, std::atoi(std::string(word).c_str()), report);
 }
+
+// This machine's system as `uname -s` `uname -m` print it.
+std::string own_system() {
+  utsname u{};
+  if (uname(&u) != 0) return "";
+  return std::string(u.sysname) + " " + u.machine;
+}
+
+// The copy's bytes, read once per job and only if some host needs them.
+class CopyBytes {
+ public:
+  explicit CopyBytes(std::string path) : path_(std::move(path)) {}
+  const std::string& get() {
+    std::call_once(once_, [&] { bytes_ = read_file(path_); });
+    return bytes_;
+  }
+
+ private:
+  std::string path_;
+  std::once_flag once_;
+  std::string bytes_;
+};
 
 void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport& report) {
   std::set<std::string> values;
@@ -91,58 +165,100 @@ void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport
 
 }  // namespace
 
+std::optional<AgentCopy> own_agent_copy() {
+  auto dir = executable_dir();
+  if (!dir) return std::nullopt;
+  AgentCopy c;
+  c.path = *dir + "/distlaunch-rank";
+  struct stat st {};
+  if (stat(c.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))
+    return std::nullopt;
+  c.system = own_system();
+  // The build, by size and modification time: a rebuilt distlaunch-rank
+  // gets a fresh copy, the same one is copied once per host.
+  char build[64];
+  std::snprintf(build, sizeof build, "%llx-%llx", static_cast<unsigned long long>(st.st_size),
+                static_cast<unsigned long long>(st.st_mtime));
+  c.name = std::string("distlaunch-rank-") + kVersion + "-" + build;
+  return c;
+}
+
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& helpers,
-                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
-                              long agent_idle) {
+                              const std::optional<AgentCopy>& copy, long agent_idle) {
   const auto timeout = std::chrono::milliseconds(20000);
   const std::string& cmd = plan.command.front();
+  // The cached copy's path, expanded on the host (its $HOME).
+  const std::string cached =
+      copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" + shell_quote(copy->name) : "";
+  auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
     // This machine's ports are tried here, directly (no perl needed).
     bool local = executors[i]->is_local();
-    auto agent = i < agents.size() ? agents[i] : nullptr;
-    std::string script = render_named("launch_preflight.sh",
-                                      {{"cwd", plan.cwd.value_or("")},
-                                       {"cmd", cmd},
-                                       {"git", want_commit ? "1" : "0"},
-                                       {"python", is_python(cmd) ? cmd : ""},
-                                       {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
-                                       {"helpers", shell_join(helpers)},
-                                       {"agent", agent ? std::to_string(agent_idle) : ""}},
-                                      TemplateMode::shell);
-    if (agent) {
-      results.push_back(std::async(std::launch::async, [agent, script, timeout] {
-        auto done = agent->start_with_preflight(script);
+    auto script = [&, i, local](const std::string& candidates) {
+      return render_named("launch_preflight.sh",
+                          {{"cwd", plan.cwd.value_or("")},
+                           {"cmd", cmd},
+                           {"git", want_commit ? "1" : "0"},
+                           {"python", is_python(cmd) ? cmd : ""},
+                           {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
+                           {"helpers", candidates},
+                           {"protocol", kAgentProtocolFlag},
+                           {"agent", std::to_string(agent_idle)}},
+                          TemplateMode::shell);
+    };
+    std::string first = script(shell_join(helpers) + (cached.empty() ? "" : " " + cached));
+    std::string again = script(cached);
+    results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], first,
+                                                      again, timeout, copy, bytes] {
+      auto round = [&](const std::string& s) {
+        auto done = agent->start_with_preflight(s);
         if (done.wait_for(timeout) == std::future_status::ready) return done.get();
         agent->abort_agent();  // no agent then, even if it said hello meanwhile
         auto r = done.get();
         r.exit = {};
         r.exit.error = "timed out after " + std::to_string(timeout.count() / 1000) + " s";
         return r;
-      }));
-      continue;
-    }
-    results.push_back(std::async(std::launch::async, [ex = executors[i], script, timeout] {
+      };
+      auto r = round(first);
+      if (agent->running() || !r.exit.error.empty()) return r;
+      auto kv = parse_facts(r.out);
+      if (!kv["helper"].empty() || !kv["helper_refused"].empty()) return r;  // reported
+      // None there: copy ours where it can run, then the check again.
+      if (!copy) return r.out += "agent_copy=none\n", r;
+      if (kv["system"] != copy->system)
+        return r.out += "agent_copy=other-system\nown_system=" + copy->system + "\n", r;
       ssh::RunOptions ro;
-      ro.timeout = timeout;
-      return ex->run(script, ro);
+      ro.timeout = std::chrono::milliseconds(60000);
+      try {
+        ro.stdin_data = bytes->get();
+      } catch (const std::exception& e) {
+        return r.out += std::string("agent_copy=failed: ") + e.what() + "\n", r;
+      }
+      auto up = ex->run(render_named("launch_agent_copy.sh",
+                                     {{"name", copy->name},
+                                      {"size", std::to_string(ro.stdin_data.size())}},
+                                     TemplateMode::shell),
+                        ro);
+      if (!up.exit.ok())
+        return r.out += "agent_copy=failed (" +
+                        (up.exit.error.empty() ? "status " + std::to_string(up.exit.shell_status())
+                                               : up.exit.error) +
+                        ")\n",
+               r;
+      r = round(again);
+      r.out += "agent_copied=1\n";
+      return r;
     }));
   }
   PreflightReport report;
   for (size_t i = 0; i < executors.size(); ++i) {
     auto res = results[i].get();
-    check_host(plan.hosts[i], res, plan, cwd_required, report);
-    // The helper passed the check but did not start as the agent: one from
-    // before the agent (same protocol otherwise). Its ranks get a channel each.
-    const std::string& helper = report.hosts[plan.hosts[i]].helper;
-    if (i < agents.size() && agents[i] && !agents[i]->running() && res.exit.ok() && !helper.empty())
-      report.warnings.push_back(plan.hosts[i] + ": " + helper +
-                                " did not start as the host agent (another distkit version?); "
-                                "its ranks get a channel each; install the same distkit version "
-                                "there");
+    check_host(plan.hosts[i], res, plan, cwd_required, agents[i]->running(), report);
     if (!executors[i]->is_local()) continue;
     std::vector<int> ports;
     for (const auto& r : plan.ranks)
@@ -152,10 +268,8 @@ PreflightReport run_preflight(const Plan& plan,
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);
   warn_drift("mlx", &HostFacts::mlx, report);
-  if (!check) {
-    report.problems.clear();
-    report.failures.clear();
-  }
+  // A host whose check failed has no agent either: it stays a failure.
+  if (!check) report.problems.clear();
   return report;
 }
 

@@ -91,9 +91,11 @@ AddressResolver make_resolver(const LaunchOptions& o) {
   };
 }
 
-// Where to look for distlaunch-rank on the hosts (see LaunchOptions). A lab
-// installs distkit the same way on every host, so the directory of this
-// distlaunch is a good guess; Homebrew's bin is not on a Mac's PATH over SSH.
+// Where to look for an installed distlaunch-rank on the hosts (see
+// LaunchOptions), before the copy distlaunch keeps in each host's cache. A
+// lab installs distkit the same way on every host, so the directory of
+// this distlaunch is a good guess; Homebrew's bin is not on a Mac's PATH
+// over SSH. "none": no installed one, distlaunch's own copy everywhere.
 std::vector<std::string> rank_helper_candidates(const std::optional<std::string>& option) {
   if (option) {
     if (*option == "none") return {};
@@ -181,69 +183,54 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
   for (size_t i = 0; i < plan.hosts.size(); ++i) {
     const std::string prefix = plan.hosts[i] + ": ";
     bool failed = false;
-    for (const auto* list : {&report.failures, &report.problems})
+    for (const auto* list : {&report.failures, &report.agent_problems, &report.problems})
       for (const auto& line : *list) failed = failed || line.rfind(prefix, 0) == 0;
     board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
   }
   board.finish();
 }
 
+// Every host gets a host agent (host_agent.hpp) whose channel runs the
+// preflight and stays on to start all of the host's ranks; this machine's
+// through a local process, the same way.
+std::vector<std::shared_ptr<HostAgentExecutor>> host_agents(
+    const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
+  std::vector<std::shared_ptr<HostAgentExecutor>> agents;
+  for (const auto& host_ex : per_host(plan, ex))
+    agents.push_back(std::make_shared<HostAgentExecutor>(host_ex, "", err));
+  return agents;
+}
+
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
                           const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
                           ProgressBoard& board,
                           const std::vector<std::shared_ptr<HostAgentExecutor>>& agents) {
-  bool want_facts = o.record_dir || o.log_dir;
-  if (!o.preflight && !want_facts) {
-    mark_hosts(plan, {}, board);
-    return {};
-  }
   // An agent's idle limit: no frame for that long means the launcher is
   // gone or cut off. Two seconds past the wrappers' own limits (heartbeat
   // limit + 0.5 s, start frame + 1 s), so a wrapper still says why first.
-  auto report = run_preflight(plan, per_host(plan, ex), o.cwd.has_value(), o.preflight, want_facts,
-                              ws.rank_helpers, agents, o.heartbeat_limit.count() + 2);
+  auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
+                              o.record_dir || o.log_dir, ws.rank_helpers, own_agent_copy(),
+                              o.heartbeat_limit.count() + 2);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
+  for (const auto& p : report.agent_problems)
+    std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   if (!report.failures.empty())
     throw RemoteError("preflight", std::to_string(report.failures.size()) + " of " +
                                        std::to_string(plan.hosts.size()) +
                                        " host(s) failed during the checks",
                       "check them, or leave them out");
+  if (!report.agent_problems.empty())
+    throw UsageError("preflight",
+                     std::to_string(report.agent_problems.size()) + " of " +
+                         std::to_string(plan.hosts.size()) + " host(s) without a host agent",
+                     "fix them as each line says");
   if (!report.problems.empty())
     throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",
                      "fix them, or skip the checks with --no-preflight");
   return report;
-}
-
-// Remote hosts get a host agent (host_agent.hpp) whose channel runs the
-// preflight and, where distlaunch-rank answers, stays on to start all of
-// the host's ranks: a channel per rank costs each rank an sshd session, a
-// login shell and /bin/sh. Local ranks keep their own processes. Per host
-// (plan.hosts order); none with --channel-per-rank, without a preflight or
-// without helper candidates.
-std::vector<std::shared_ptr<HostAgentExecutor>> host_agents(
-    const Plan& plan, const LaunchOptions& o, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-    const WrapperSettings& ws, std::FILE* err) {
-  std::vector<std::shared_ptr<HostAgentExecutor>> agents;
-  bool preflight_runs = o.preflight || o.record_dir || o.log_dir;
-  if (o.channel_per_rank || !preflight_runs || ws.rank_helpers.empty()) return agents;
-  for (const auto& host_ex : per_host(plan, ex))
-    agents.push_back(host_ex->is_local() ? nullptr
-                                         : std::make_shared<HostAgentExecutor>(host_ex, "", err));
-  return agents;
-}
-
-// The hosts whose agent runs after the preflight take their ranks.
-void use_host_agents(const Plan& plan, const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
-                     std::vector<std::shared_ptr<ssh::Executor>>& executors, WrapperSettings& ws) {
-  for (size_t h = 0; h < agents.size(); ++h) {
-    if (!agents[h] || !agents[h]->running()) continue;
-    for (size_t i = 0; i < plan.ranks.size(); ++i)
-      if (plan.ranks[i].host == plan.hosts[h]) executors[i] = agents[h];
-    ws.agent_hosts.insert(plan.hosts[h]);
-  }
 }
 
 }  // namespace
@@ -273,13 +260,12 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // lines under --verbose, nothing otherwise); erased before any output.
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
-  auto agents = host_agents(plan, o, executors, ws, s.err);
+  auto agents = host_agents(plan, executors, s.err);
   PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents);
-  // Hosts whose check did not finish (possible under --no-preflight with
-  // --record) keep the search: their helper is unknown, not absent.
-  for (const auto& [host, f] : facts.hosts)
-    if (f.answered) ws.helper_on_host[host] = f.helper;
-  use_host_agents(plan, agents, executors, ws);
+  // Every host's agent runs now (else preflight() threw): it takes the ranks.
+  for (size_t h = 0; h < agents.size(); ++h)
+    for (size_t i = 0; i < plan.ranks.size(); ++i)
+      if (plan.ranks[i].host == plan.hosts[h]) executors[i] = agents[h];
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;

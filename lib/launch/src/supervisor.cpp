@@ -137,7 +137,7 @@ void Job::start_rank(size_t i) {
   WrapperSettings ws = o_.wrapper;
   ws.stdin_forwarded = s.wants_stdin;
   try {
-    s.cmd = executors_[i]->start(render_rank_script(plan_, spec, ws), std::move(h));
+    s.cmd = executors_[i]->start(rank_start_request(plan_, spec, ws), std::move(h));
   } catch (const std::exception& e) {
     ssh::ExitInfo failed;
     failed.error = std::string("could not start: ") + e.what();

@@ -61,7 +61,13 @@ TEST_CASE("the dry run shows every rank, its environment and never the secret",
   CHECK(j["ranks"][1]["env"]["MLX_RANK"] == "1");
   CHECK(j["ranks"][0]["files"]["ring.json"] ==
         R"([["127.0.0.1:32323"], ["127.0.0.1:32324"]])");
-  CHECK(j["ranks"][0]["remote_command"].get<std::string>().find("echo 'hi there'") !=
+  // The start request's arguments end with the command's words, unquoted.
+  auto args = j["ranks"][0]["agent_args"].get<std::vector<std::string>>();
+  REQUIRE(args.size() >= 2);
+  CHECK(args[0] == "0");
+  CHECK(args[args.size() - 2] == "echo");
+  CHECK(args.back() == "hi there");
+  CHECK(text.find("# rank 0's start request to its host agent (distlaunch-rank), as words:\n0 ") !=
         std::string::npos);
 }
 
@@ -70,7 +76,7 @@ TEST_CASE("the JSON plan carries its schema and is laid out as one dump(2) of th
   Plan plan = test::local_plan(3, {"echo", "a\nb \"q\""});
   std::string text = render_plan_json(plan, WrapperSettings{});
   auto j = nlohmann::ordered_json::parse(text);
-  CHECK(j["schema"] == "distkit.launch-plan/1");
+  CHECK(j["schema"] == "distkit.launch-plan/2");
   CHECK(j["ranks"].size() == 3);
   CHECK(text == j.dump(2) + "\n");
 }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "catch.hpp"
+#include "distkit/version.hpp"
 #include "job_fixture.hpp"
 
 using namespace distkit;
@@ -19,9 +20,7 @@ using namespace distkit::launch::test;
 
 namespace {
 
-std::string agent_command() {
-  return std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 3";
-}
+std::string agent_command() { return real_agent_command(3); }
 
 std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::string& bytes,
                                                size_t step) {
@@ -35,13 +34,14 @@ std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::s
 }  // namespace
 
 TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
-  const std::string bytes = std::string("V 0 1\nO 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
+  const std::string bytes =
+      std::string("V 2 0.1.0-rc1\nO 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
   for (size_t step : {1, 2, 7, 1000}) {
     INFO(step);
     AgentFrameParser p;
     auto f = parse_all(p, bytes, step);
     REQUIRE(f.size() == 6);
-    CHECK((f[0].kind == 'V' && f[0].id == 0 && f[0].data == "1"));
+    CHECK((f[0].kind == 'V' && f[0].id == 2 && f[0].data == "0.1.0-rc1"));
     f.erase(f.begin());
     CHECK((f[0].kind == 'O' && f[0].id == 3 && f[0].data == "ab\ncd"));
     CHECK((f[1].kind == 'R' && f[1].id == 12 && f[1].data.empty()));
@@ -55,7 +55,7 @@ TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
 TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
   const std::vector<std::string> bads = {"hello\n",  "O x 3\nabc",         "X 1 256\n",
                                          "X 1 sx\n", "Q 1 2\nab",          "O 1\n",
-                                         "V 0 x\n",  std::string(100, 'a')};
+                                         "V 2 a b\n", "V 2 \n",           std::string(100, 'a')};
   for (const auto& bad : bads) {
     INFO(bad);
     AgentFrameParser p;
@@ -163,7 +163,9 @@ TEST_CASE("the preflight's channel becomes the agent after the marker line", "[l
                                           std::string(kAgentMarker) + "; " + agent_command());
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   auto r = done.get();
-  CHECK(r.out == "os=test\n");
+  // The checks' lines, then the agent's hello as a fact line.
+  CHECK(r.out == std::string("os=test\nagent_hello=") + std::to_string(kAgentProtocol) + " " +
+                     kVersion + "\n");
   CHECK(r.exit.ok());
   CHECK(agent->running());
   // A rank through it (not through "false", the lazy command).
@@ -200,7 +202,7 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done =
       agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) + "; exec " +
-                                  DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 1");
+                                  DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(agent->running());
@@ -236,18 +238,17 @@ TEST_CASE("an agent that hears nothing for its idle limit stops its running rank
   // the rank after ~1 s, and still reports it.
   auto agent = std::make_shared<HostAgentExecutor>(
       std::make_shared<ssh::LocalExecutor>("localhost"),
-      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 1");
+      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1");
   auto plan = local_plan(1, {"sleep", "30"});
   WrapperSettings ws;
   ws.heartbeat_limit = std::chrono::seconds(5);
-  ws.agent_hosts.insert("localhost");
   auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
   auto err = std::make_shared<std::string>();
   ssh::StreamHandlers h;
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
-  auto cmd = agent->start(render_rank_script(plan, plan.ranks[0], ws), std::move(h));
+  auto cmd = agent->start(rank_start_request(plan, plan.ranks[0], ws), std::move(h));
   cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   auto f = exited->get_future();
   REQUIRE(f.wait_for(std::chrono::seconds(4)) == std::future_status::ready);

@@ -1,5 +1,5 @@
 // Test helpers: a plan of N local ranks and a supervised run of it through
-// real LocalExecutor processes, with the job's stdout/stderr captured.
+// a real host agent on this machine, with the job's stdout/stderr captured.
 #pragma once
 
 #include <cstdio>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/supervisor.hpp"
@@ -61,14 +62,12 @@ inline SuperviseOptions quiet_options() {
   return o;
 }
 
-// Every rank of `plan` on `ex` (a HostAgentExecutor: its ranks get its
-// start requests).
+// Every rank of `plan` on `ex` (a HostAgentExecutor, or a stand-in).
 inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Executor> ex) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   o.out = out;
   o.err = err;
-  if (std::dynamic_pointer_cast<HostAgentExecutor>(ex)) o.wrapper.agent_hosts.insert("localhost");
   std::vector<std::shared_ptr<ssh::Executor>> per_rank(plan.ranks.size(), ex);
   auto t0 = std::chrono::steady_clock::now();
   Run r;
@@ -81,12 +80,18 @@ inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Exe
   return r;
 }
 
-// `agent_command` set: every rank goes through one HostAgentExecutor on
-// this machine running that command (the host agent, or a stand-in).
+// The real host agent on this machine (idle limit `idle` seconds).
+inline std::string real_agent_command(int idle = 3) {
+  return std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag +
+         " --host-agent " + std::to_string(idle);
+}
+
+// Every rank goes through one HostAgentExecutor on this machine running
+// `agent_command` (the host agent, or a stand-in), as distlaunch runs them.
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
-                     const std::string& agent_command = "") {
-  std::shared_ptr<ssh::Executor> ex = std::make_shared<ssh::LocalExecutor>("localhost");
-  if (!agent_command.empty()) ex = std::make_shared<HostAgentExecutor>(ex, agent_command);
+                     const std::string& agent_command = real_agent_command()) {
+  auto ex = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                                agent_command);
   return run_on(plan, std::move(o), ex);
 }
 

@@ -1,7 +1,7 @@
-// The rank wrappers on their own, perl and sh (under dash, /bin/sh here,
-// and bash in POSIX mode, macOS /bin/sh): the rank dies when the launcher's stream ends
-// without the end marker, when heartbeats stop, and on the T/K frames;
-// start errors are clear.
+// A rank's wrapper (a child of the host agent, distlaunch-rank) on its own,
+// through a real agent on this machine: the rank dies when the launcher's
+// stream ends without the end marker, when heartbeats stop, and on the T/K
+// frames; start errors are clear.
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -18,9 +18,11 @@
 #include <thread>
 
 #include "catch.hpp"
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/host_agent.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/version.hpp"
 #include "job_fixture.hpp"
 
 using namespace distkit;
@@ -35,28 +37,15 @@ struct Started {
   std::shared_ptr<std::string> err = std::make_shared<std::string>();
 };
 
-// The wrappers under test: "helper" is the compiled one (distlaunch-rank,
-// started by /bin/sh after the search), "known helper" the same handed the
-// rank directly (the preflight found it), "perl" the perl wrapper (started
-// by /bin/sh, here dash), "sh" and "bash --posix" the sh one (forced) under
-// dash and under bash in POSIX mode (macOS /bin/sh), "agent" the compiled
-// one forked by the host agent (host_agent.hpp) through HostAgentExecutor.
-const char* const kWrappers[] = {"helper", "known helper", "perl", "sh", "bash --posix", "agent"};
+// The ways a wrapper is reached: "agent", the wrapper forked by the host
+// agent through HostAgentExecutor, as distlaunch runs every rank. (The
+// perl and sh wrappers and the per-rank channel are gone: one host side.)
+const char* const kWrappers[] = {"agent"};
 
-bool is_helper(const std::string& variant) {
-  return variant.find("helper") != std::string::npos || variant == "agent";
-}
-
-// Runs the wrapper for rank 0 of `plan` as `variant` (one of kWrappers).
+// Runs the wrapper for rank `rank` of `plan` as `variant` (one of kWrappers).
 Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSettings ws,
                       const std::string& redirect = "", size_t rank = 0) {
-  ws.use_perl = variant == "perl";
-  if (is_helper(variant))
-    ws.rank_helpers = {"distlaunch-rank-not-installed", DISTKIT_RANK_HELPER_PATH};
-  if (variant == "known helper" || variant == "agent")
-    ws.helper_on_host[plan.ranks[rank].host] = DISTKIT_RANK_HELPER_PATH;
-  const std::string shell = ws.use_perl || is_helper(variant) ? "sh" : variant;
-  static ssh::LocalExecutor local("localhost");
+  REQUIRE(variant == "agent");
   auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
   Started s;
   s.exit = promise->get_future();
@@ -64,20 +53,13 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   auto err = s.err;
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
-  if (variant == "agent") {
-    // The ranks' stderr reaches us framed on the agent's stdout: a redirect
-    // of stderr applies to that. Its idle limit is past the wrapper's own
-    // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
-    std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-    ws.agent_hosts.insert(plan.ranks[rank].host);
-    auto agent = std::make_shared<HostAgentExecutor>(
-        std::make_shared<ssh::LocalExecutor>("localhost"),
-        std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " --protocol=1 --host-agent 4" + r);
-    s.cmd = agent->start(render_rank_script(plan, plan.ranks[rank], ws), std::move(h));
-    return s;
-  }
-  std::string script = render_rank_script(plan, plan.ranks[rank], ws);
-  s.cmd = local.start("exec " + shell + " -c " + shell_quote(script) + redirect, std::move(h));
+  // The ranks' stderr reaches us framed on the agent's stdout: a redirect
+  // of stderr applies to that. Its idle limit is past the wrapper's own
+  // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
+  std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
+  auto agent = std::make_shared<HostAgentExecutor>(
+      std::make_shared<ssh::LocalExecutor>("localhost"), test::real_agent_command(4) + r);
+  s.cmd = agent->start(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
   return s;
 }
 
@@ -116,8 +98,7 @@ TEST_CASE("the wrapper gives up when no start frame comes within the heartbeat l
     REQUIRE(s.exit.wait_for(seconds(6)) == std::future_status::ready);
     CHECK(s.exit.get().exit_status == 143);
     CHECK(steady_clock::now() - t0 >= milliseconds(1500));
-    if (shell == "perl" || is_helper(shell))  // the sh wrapper's watchdog ends it without a word
-      CHECK(s.err->find("no start frame from the launcher for 2s; giving up") != std::string::npos);
+    CHECK(s.err->find("no start frame from the launcher for 2s; giving up") != std::string::npos);
     s.cmd->close_stdin();
   }
 }
@@ -309,9 +290,8 @@ TEST_CASE(
       REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
       CHECK(s.exit.get().exit_status == 0);
       CHECK((s.err->find("typed\n") != std::string::npos) == forwarded);
-      // The perl and compiled wrappers feed a pipe: never a FIFO in the temp dir.
-      CHECK((s.err->find("\nstdin\n") != std::string::npos) ==
-            (forwarded && shell != "perl" && !is_helper(shell)));
+      // The wrapper feeds a pipe: never a FIFO in the temp dir.
+      CHECK(s.err->find("\nstdin\n") == std::string::npos);
       CHECK(s.err->find("\nsecret\n") != std::string::npos);
       CHECK(s.err->find("[[\"127.0.0.1:") != std::string::npos);
       s.cmd->close_stdin();
@@ -325,7 +305,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
   // must hold back (not buffer it all, not take the queued heartbeats for
   // missing ones) and deliver every byte once the rank reads.
   auto plan = test::local_plan(1, {"sh", "-c", "sleep 3; wc -c >&2"});
-  for (std::string variant : {"helper", "known helper", "perl", "sh", "agent"}) {
+  for (std::string variant : kWrappers) {
     INFO(variant);
     auto s = start_wrapper(variant, plan, fast());
     s.cmd->write_stdin(frame::secret("ab"));
@@ -346,7 +326,7 @@ TEST_CASE("stdin for a rank that reads late arrives whole, and the rank is not s
 }
 
 TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][wrapper]") {
-  for (std::string variant : {"helper", "known helper", "perl", "sh", "agent"}) {
+  for (std::string variant : kWrappers) {
     INFO(variant);
     auto ws = fast();
     ws.cwd = "/nonexistent/dir";
@@ -368,57 +348,34 @@ TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][w
   }
 }
 
-TEST_CASE("the compiled wrapper runs the rank where the host has it", "[launch][wrapper]") {
-  // The rank names its parent: distlaunch-rank, not perl or sh (the helper
-  // variant would otherwise pass every test above through the fallbacks).
-  auto s = start_wrapper("helper", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}),
+TEST_CASE("the agent's wrapper runs the rank, and refuses to be started by hand",
+          "[launch][wrapper]") {
+  // The rank names its parent: the wrapper, a fork of distlaunch-rank.
+  auto s = start_wrapper("agent", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}),
                          fast());
   s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
   CHECK(s.exit.get().exit_status == 0);
   CHECK(s.err->find("distlaunch-rank\n") != std::string::npos);
   s.cmd->close_stdin();
-  // One from another distkit version (another protocol) is named, with the fix.
-  std::string cmd = std::string(DISTKIT_RANK_HELPER_PATH) + " --protocol=9 4 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char line[512] = {0};
-  std::string said = std::fgets(line, sizeof line, p) ? line : "";
-  int status = ::pclose(p);
-  CHECK(WEXITSTATUS(status) == 126);
-  CHECK(said.find("distlaunch: rank 4: this host's distlaunch-rank speaks --protocol=1, the "
-                  "launcher --protocol=9; install the same distkit version on every host") == 0);
-}
-
-TEST_CASE("a helper the preflight found gets the rank without search or fallbacks",
-          "[launch][wrapper]") {
-  auto plan = test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"});
-  WrapperSettings ws = fast();
-  ws.rank_helpers = {"distlaunch-rank"};
-  std::string searched = render_rank_script(plan, plan.ranks[0], ws);
-  ws.helper_on_host[plan.ranks[0].host] = DISTKIT_RANK_HELPER_PATH;
-  std::string direct = render_rank_script(plan, plan.ranks[0], ws);
-  CHECK(direct.find("exec " + shell_quote(DISTKIT_RANK_HELPER_PATH) + " --protocol=1 0 ") !=
-        std::string::npos);
-  CHECK(direct.find("perl") == std::string::npos);
-  CHECK(direct.find("for distkit_h") == std::string::npos);
-  CHECK(direct.find("export MLX_RANK=0\n") != std::string::npos);
-  CHECK(direct.size() * 5 < searched.size());  // what the login shell no longer parses
-  // Another host of the same job still gets the search.
-  ws.helper_on_host = {{"elsewhere", DISTKIT_RANK_HELPER_PATH}};
-  CHECK(render_rank_script(plan, plan.ranks[0], ws) == searched);
-  // A host where none runs: no search, straight to the perl or sh wrapper.
-  ws.helper_on_host = {{plan.ranks[0].host, ""}};
-  std::string none_there = render_rank_script(plan, plan.ranks[0], ws);
-  CHECK(none_there.find("for distkit_h") == std::string::npos);
-  CHECK(none_there.find("exec perl -e") != std::string::npos);
-  // And the rank runs under it.
-  auto s = start_wrapper("known helper", plan, fast());
-  s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
-  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
-  CHECK(s.exit.get().exit_status == 0);
-  CHECK(s.err->find("distlaunch-rank\n") != std::string::npos);
-  s.cmd->close_stdin();
+  // Ranks come only through the agent: a rank's arguments by hand, or
+  // another protocol, is refused with what it is and the fix.
+  for (std::string args : {std::string(kAgentProtocolFlag) + " 4 0 30 5 '' 0 1 0 true",
+                           std::string("--protocol=9 --host-agent 4")}) {
+    INFO(args);
+    std::string cmd = std::string(DISTKIT_RANK_HELPER_PATH) + " " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    char line[512] = {0};
+    std::string said = std::fgets(line, sizeof line, p) ? line : "";
+    int status = ::pclose(p);
+    CHECK(WEXITSTATUS(status) == 126);
+    CHECK(said.find(std::string("distlaunch-rank: this is distkit ") + kVersion +
+                    "'s host agent (" + kAgentProtocolFlag +
+                    "); distlaunch starts it, not a user") == 0);
+    CHECK((said.find("the launcher speaks another protocol") != std::string::npos) ==
+          (args.find("protocol=9") != std::string::npos));
+  }
 }
 
 namespace {
@@ -433,17 +390,6 @@ std::pair<int, std::string> shell_output(const std::string& command) {
   return {WEXITSTATUS(status), out};
 }
 }  // namespace
-
-TEST_CASE("a helper gone since the preflight is a clear error of the rank", "[launch][wrapper]") {
-  auto plan = test::local_plan(1, {"true"});
-  WrapperSettings ws = fast();
-  ws.helper_on_host[plan.ranks[0].host] = "/nonexistent/distlaunch-rank";
-  auto [rc, out] = shell_output("sh -c " + shell_quote(render_rank_script(plan, plan.ranks[0], ws)));
-  CHECK(rc == 126);
-  CHECK(out ==
-        "distlaunch: rank 0: /nonexistent/distlaunch-rank is gone since the preflight; rerun the "
-        "job\n");
-}
 
 TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launch][wrapper]") {
   // One port held open here (listening), one free: only the held one is busy.
@@ -468,18 +414,18 @@ TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launc
   const int free_port = ntohs(b.sin_port);
   ::close(probe);
   const std::string helper = DISTKIT_RANK_HELPER_PATH;
-  auto [rc, out] = shell_output(helper + " --protocol=1 --check-ports " + std::to_string(free_port) +
-                                " " + std::to_string(busy));
+  const std::string check = helper + " " + kAgentProtocolFlag + " --check-ports ";
+  auto [rc, out] = shell_output(check + std::to_string(free_port) + " " + std::to_string(busy));
   CHECK(rc == 0);
   CHECK(out == "busy=" + std::to_string(busy) + "\n");
-  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports " + std::to_string(free_port));
+  std::tie(rc, out) = shell_output(check + std::to_string(free_port));
   CHECK(rc == 0);
   CHECK(out.empty());
-  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports 70000");
+  std::tie(rc, out) = shell_output(check + "70000");
   CHECK(rc == 2);
   CHECK(out == "distlaunch-rank: --check-ports: '70000' is not a port (1-65535)\n");
-  // Another version's helper refuses, so the preflight does not pick it.
-  std::tie(rc, out) = shell_output(helper + " --protocol=2 --check-ports 1");
+  // Another protocol's check fails, so the preflight reports the helper.
+  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports 1");
   CHECK(rc == 126);
   ::close(held);
 }

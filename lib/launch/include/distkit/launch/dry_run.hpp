@@ -17,7 +17,7 @@ namespace distkit::launch {
 using TextSink = std::function<void(std::string_view)>;
 
 // Schema of the JSON plan ("schema" field; see distlaunch(1) JSON OUTPUT).
-inline constexpr const char* kPlanSchema = "distkit.launch-plan/1";
+inline constexpr const char* kPlanSchema = "distkit.launch-plan/2";
 
 void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink);
 // {"schema","backend","job_id","command","cwd","hosts","ranks":[{"rank",

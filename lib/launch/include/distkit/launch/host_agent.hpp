@@ -32,8 +32,8 @@ class AgentFrameParser {
  public:
   struct Frame {
     char kind = 0;  // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
-    long id = -1;
-    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the protocol
+    long id = -1;      // the rank; V: the agent's protocol
+    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the version
   };
   // Calls `on_frame` for each complete frame; false (and stops) on garbage.
   bool feed(std::string_view bytes, const std::function<void(const Frame&)>& on_frame);
@@ -47,6 +47,10 @@ class AgentFrameParser {
 // The line the preflight prints before it execs the agent on its channel
 // (templates/launch_preflight.sh).
 inline constexpr std::string_view kAgentMarker = "@@distlaunch:agent";
+// The fact line start_with_preflight adds to the preflight's output for the
+// agent's hello: "agent_hello=<protocol> <distkit version>"; absent when the
+// agent ended before its hello (a distlaunch-rank from before the agent).
+inline constexpr std::string_view kHelloFact = "agent_hello";
 
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
@@ -72,12 +76,14 @@ class HostAgentExecutor : public ssh::Executor,
                                              ssh::StreamHandlers handlers) override;
 
   // Runs `script` (the preflight) as the agent's channel: its output up to
-  // the kAgentMarker line is the result, given once the agent (which the
-  // script execs) has said hello; the agent then carries the ranks, saving
-  // a channel per host. A script that ends without the marker gives its
-  // exit as the result; one whose agent ends before its hello (a
-  // distlaunch-rank from before the agent) gives the checks' result. Either
-  // way there is then no agent (running() false). Call before any start().
+  // the kAgentMarker line, plus the kHelloFact line, is the result, given
+  // once the agent (which the script execs) has said hello; an agent of
+  // this protocol then carries the ranks, one of another is closed at once.
+  // A script that ends without the marker gives its exit as the result; one
+  // whose agent ends before its hello (a distlaunch-rank from before the
+  // agent) gives the checks' result. Either way there is then no agent
+  // (running() false), and this may be called again (after the launcher
+  // has copied its own agent there). Call before any start().
   std::future<ssh::CommandResult> start_with_preflight(const std::string& script);
   // The agent runs (its channel has not ended).
   bool running();

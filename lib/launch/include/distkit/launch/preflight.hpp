@@ -1,13 +1,16 @@
-// Preflight: before any rank starts, one command per host (in parallel)
-// checks that the command and --cwd exist and reports the OS build and,
-// for python jobs, the python and mlx versions, and tries the ports the
-// host's ranks will listen on (bound once each: here directly, on remote
-// hosts by distlaunch-rank or else perl; skipped where a host has neither). Every problem of
-// every host is reported at once; version drift between hosts is a warning.
+// Preflight: before any rank starts, one channel per host (in parallel)
+// checks that the command and --cwd exist, reports the OS build and, for
+// python jobs, the python and mlx versions, tries the ports the host's
+// ranks will listen on (bound once each: here directly, on remote hosts by
+// distlaunch-rank), and finds distlaunch-rank, which then takes the channel over as the host
+// agent (host_agent.hpp). A host with none gets this distlaunch's own copy
+// when it runs the same OS and architecture. Every problem of every host is
+// reported at once; version drift between hosts is a warning.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +23,20 @@ namespace distkit::launch {
 struct HostFacts {
   std::string os, python, mlx, git;
   std::string helper;  // the distlaunch-rank that runs there ("" if none)
+  std::string agent;   // its hello: "<protocol> <distkit version>" ("" if none)
+  bool agent_copied = false;  // this job copied distlaunch's own there
   bool answered = false;  // the host's check ran to its end (else: facts unknown)
 };
+
+// This distlaunch's own distlaunch-rank, for hosts that have none.
+struct AgentCopy {
+  std::string path;    // here
+  std::string system;  // this machine's, as `uname -s` and `uname -m` print it
+  std::string name;    // its file name in a host's cache (version and build)
+};
+// Beside this distlaunch (where distkit installs it, and in the build
+// tree); nothing when it is not there.
+std::optional<AgentCopy> own_agent_copy();
 
 struct PreflightReport {
   std::map<std::string, HostFacts> hosts;  // by ssh name
@@ -30,24 +45,27 @@ struct PreflightReport {
   // runtime failure, not a configuration problem. Same line format.
   std::vector<std::string> failures;
   std::vector<std::string> warnings;
+  // Hosts without a host agent of this protocol: reported whether or not
+  // the checks run (--no-preflight skips only those); the job cannot start.
+  std::vector<std::string> agent_problems;
 };
 
-// `executors` maps each of plan.hosts to its executor (same order). With
-// `check` false only the facts are gathered (for the manifest), no problem
-// is reported. `want_commit`: also ask for the git commit of the working
-// directory (the manifest's; a program start per host otherwise saved).
-// `helpers`: the distlaunch-rank candidates (WrapperSettings::rank_helpers);
-// the first that runs on a host is reported in its facts and tries the
-// ports there instead of perl. `agents`: per host (same order; may be
-// shorter, entries may be null) a HostAgentExecutor whose channel runs the
-// check and then, where the helper answered, stays on as the host agent
-// (idle limit `agent_idle` seconds).
+// `executors` maps each of plan.hosts to its executor (same order), and
+// `agents` each to the HostAgentExecutor over it whose channel runs the
+// check and stays on as the host agent (idle limit `agent_idle` seconds).
+// With `check` false only the facts are gathered (for the manifest) and
+// the agent found, no problem of the checks is reported. `want_commit`:
+// also ask for the git commit of the working directory (the manifest's; a
+// program start per host otherwise saved). `helpers`: the installed
+// distlaunch-rank candidates (WrapperSettings::rank_helpers), tried before
+// `copy`'s name in the host's cache; `copy` is copied there when neither
+// exists and the host's system matches.
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
                               bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& helpers = {},
-                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents = {},
-                              long agent_idle = 0);
+                              const std::vector<std::string>& helpers,
+                              const std::optional<AgentCopy>& copy, long agent_idle);
 
 // The local ports the plan's ranks on this machine will listen on, that are
 // already taken (tries to bind each).

@@ -1,19 +1,18 @@
-// The remote side of a rank: the POSIX sh wrapper (templates/launch_rank.sh)
-// each rank's host runs as the command, and the framed stdin protocol the
-// launcher speaks to it. The wrapper writes the rank's data files and secret
-// into a private temp dir, starts the command in its own process group,
-// reports the pid, forwards stdin, and kills the group when told to or when
-// the launcher is gone (EOF without the end marker, missing heartbeats).
-// It also watches the rank's own heartbeat file (DISTKIT_HEARTBEAT_FILE, in
-// the temp dir): once the rank has created it, a stop in its updates longer
-// than the stall limit is reported on stderr ("rank R on HOST: stalled"),
-// and so is the resumption.
+// A rank's side on its host: the start request the launcher sends the host
+// agent (distlaunch-rank, apps/rank_helper; frames in host_agent.hpp) for
+// one rank, and the framed stdin protocol the launcher then speaks to that
+// rank's wrapper (a child of the agent). The wrapper writes the rank's data
+// files and secret into a private temp dir, starts the command in its own
+// process group, reports the pid, forwards stdin, and kills the group when
+// told to or when the launcher is gone (EOF without the end marker, missing
+// heartbeats). It also watches the rank's own heartbeat file
+// (DISTKIT_HEARTBEAT_FILE, in the temp dir): once the rank has created it, a
+// stop in its updates longer than the stall limit is reported on stderr
+// ("rank R on HOST: stalled"), and so is the resumption.
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,28 +32,26 @@ struct WrapperSettings {
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
-  // true: the perl wrapper (templates/launch_rank.pl) where the host has
-  // perl, the sh one elsewhere; false: always the sh one (its tests).
-  bool use_perl = true;
-  // distlaunch-rank (the compiled wrapper) to try first, in order: a name
-  // without '/' is looked up on the host's PATH, a path must be executable
-  // there. Empty: never (the perl or sh wrapper).
+  // The installed distlaunch-rank the preflight tries on each host, in
+  // order: a name without '/' is looked up on the host's PATH, a path must
+  // be executable there. After them, the copy distlaunch keeps in the
+  // host's cache (run.cpp); none found: distlaunch copies its own there.
   std::vector<std::string> rank_helpers;
-  // What the preflight found per host (ssh name): the one of rank_helpers
-  // that runs there, whose ranks are then handed to it directly (no search,
-  // no fallbacks), or "" when none does (no search: the perl or sh wrapper
-  // at once, so a helper of another version is passed over). Hosts not in
-  // the map (no preflight) get the search.
-  std::map<std::string, std::string> helper_on_host;
-  // Hosts (ssh names) whose ranks all go through one host agent (the
-  // helper of helper_on_host, see host_agent.hpp): their ranks' command is
-  // the agent's start request instead of a script.
-  std::set<std::string> agent_hosts;
 };
 
-// The full sh script for one rank (pass it as the executor's command), or
-// for a host in agent_hosts the host agent's start request.
-std::string render_rank_script(const Plan& plan, const RankSpec& rank,
+// One rank's start request, as its parts: the environment (KEY=VALUE, the
+// plan's variables; the data files' variables are set by the wrapper) and
+// the wrapper's arguments (main.cpp: RANK ... NFILES [VAR NAME CONTENT]...
+// COMMAND [ARG]...).
+struct RankRequest {
+  std::vector<std::string> env;
+  std::vector<std::string> args;
+};
+RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSettings& settings);
+
+// The same, encoded for the agent (agent_request): pass it to the host's
+// HostAgentExecutor as the rank's command.
+std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);
 
 // Frames of the stdin protocol (each ends with '\n'; data is raw after it).

@@ -1,1 +1,0 @@
-export {{key|raw}}={{value}}

@@ -1,1 +1,0 @@
-distkit_file_{{index|raw}}={{content}}
