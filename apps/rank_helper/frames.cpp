@@ -1,5 +1,7 @@
 #include "frames.hpp"
 
+#include "distkit/launch/agent_frames.hpp"
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,7 @@ bool all_digits(const std::string& s) {
 }  // namespace
 
 std::optional<Frame> FrameReader::next() {
+  namespace af = distkit::agent_frames;
   std::size_t nl = buf_.find('\n', pos_);
   if (nl == std::string::npos) {
     if (pos_ > 0 && pos_ == buf_.size()) buf_.clear(), pos_ = 0;
@@ -26,24 +29,15 @@ std::optional<Frame> FrameReader::next() {
   Frame f;
   f.line = buf_.substr(pos_, nl - pos_);
   std::size_t after = nl + 1;
-  const std::string& l = f.line;
-  if (l.size() > 2 && l[0] == 'D' && l[1] == ' ' && all_digits(l.substr(2))) {
-    std::size_t n = std::strtoul(l.c_str() + 2, nullptr, 10);
-    if (buf_.size() - after < n) return std::nullopt;  // wait for the bytes
-    f.kind = 'D';
-    f.payload = buf_.substr(after, n);
-    after += n;
-  } else if (l.size() > 2 && l[0] == 'S' && l[1] == ' ') {
-    f.kind = 'S';
-    f.payload = l.substr(2);
-  } else if (l.size() > 2 && l[0] == 'G' && l[1] == ' ') {
-    f.kind = 'G';
-    f.payload = l.substr(2);
-  } else if (l == "H" || l == "E" || l == "T" || l == "K") {
-    f.kind = l[0];
-  } else {
-    f.kind = '?';
+  auto h = af::parse_header(af::Channel::to_wrapper, f.line);
+  if (h && h->sized) {
+    if (buf_.size() - after < h->size) return std::nullopt;  // wait for the bytes
+    f.payload = buf_.substr(after, h->size);
+    after += h->size;
+  } else if (h) {
+    f.payload = std::string(h->word);
   }
+  f.kind = h ? h->kind : '?';
   pos_ = after;
   // Compact once the consumed prefix dominates: amortised O(1) per byte.
   if (pos_ > 65536 && pos_ * 2 > buf_.size()) buf_.erase(0, pos_), pos_ = 0;

@@ -7,6 +7,7 @@
 // stdin frames (heartbeats) keep flowing to every wrapper.
 #include "host_agent.hpp"
 
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/version.hpp"
 #include "posix_util.hpp"
@@ -113,26 +114,25 @@ class Agent {
 void Agent::handle_frames() {
   std::size_t pos = 0;
   while (true) {
+    namespace af = distkit::agent_frames;
     std::size_t nl = in_.find('\n', pos);
-    if (nl == std::string::npos) break;
-    const std::string line = in_.substr(pos, nl - pos);
-    char kind = 0;
-    long id = -1;
-    unsigned long n = 0;
-    int fields = std::sscanf(line.c_str(), "%c %ld %lu", &kind, &id, &n);
-    bool sized = kind == 'N' || kind == 'I';
-    if (line.size() < 3 || line[1] != ' ' || id < 0 || fields < (sized ? 3 : 2) ||
-        (kind != 'N' && kind != 'I' && kind != 'C' && kind != 'A')) {
+    // No header can be this long: garbage, not a frame still arriving.
+    if (nl == std::string::npos && in_.size() - pos <= af::max_header(af::Channel::to_agent)) break;
+    const std::string line = in_.substr(pos, nl == std::string::npos ? nl : nl - pos);
+    auto h = nl == std::string::npos ? std::nullopt : af::parse_header(af::Channel::to_agent, line);
+    if (!h) {
       say("protocol error: unexpected frame '" + line.substr(0, 40) + "'");
       in_.clear();
       eof_ = true;  // nothing after it can be trusted: read no more
       launcher_gone();
       return;
     }
+    const char kind = h->kind;
+    const long id = h->number;
     std::size_t after = nl + 1;
-    if (sized && in_.size() - after < n) break;  // wait for the bytes
-    std::string payload = sized ? in_.substr(after, n) : std::string();
-    pos = after + (sized ? n : 0);
+    if (h->sized && in_.size() - after < h->size) break;  // wait for the bytes
+    std::string payload = h->sized ? in_.substr(after, h->size) : std::string();
+    pos = after + (h->sized ? h->size : 0);
     auto w = wrappers_.find(id);
     if (kind == 'N') {
       started_any_ = true;

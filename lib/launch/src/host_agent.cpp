@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 
 namespace distkit::launch {
@@ -30,26 +31,20 @@ bool parse_count(std::string_view s, long& out) {
   return true;
 }
 
-// A distkit version as the hello carries it: "0.1.0", "1.2.0-rc1+g3f2a".
-bool is_version(std::string_view s) {
-  if (s.empty() || s.size() > 40) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-          c == '.' || c == '-' || c == '+' || c == '_' || c == '~'))
-      return false;
-  return true;
-}
+}  // namespace
 
-std::string frame(char kind, long id, std::string_view data = {}, bool sized = false) {
+std::string agent_frame(char kind, long id, std::string_view data) {
+  namespace af = agent_frames;
+  const af::Spec* spec = af::find_spec(af::Channel::to_agent, kind);
+  if (!spec) throw std::logic_error(std::string("agent_frame: no frame '") + kind + "' to the agent");
   std::string f(1, kind);
   f += ' ' + std::to_string(id);
+  const bool sized = spec->second == af::Field::size;
   if (sized) f += ' ' + std::to_string(data.size());
   f += '\n';
-  f.append(data);
+  if (sized) f.append(data);
   return f;
 }
-
-}  // namespace
 
 std::string agent_request(const std::vector<std::string>& env,
                           const std::vector<std::string>& args) {
@@ -58,57 +53,6 @@ std::string agent_request(const std::vector<std::string>& env,
   out += '\0';
   for (const auto& a : args) out += a + '\0';
   return out;
-}
-
-bool AgentFrameParser::feed(std::string_view bytes,
-                            const std::function<void(const Frame&)>& on_frame) {
-  if (!error_.empty()) return false;
-  buf_.append(bytes);
-  std::size_t pos = 0;
-  while (true) {
-    std::size_t nl = buf_.find('\n', pos);
-    if (nl == std::string::npos) {
-      if (buf_.size() - pos > 64) error_ = "no frame header in the agent's output";
-      break;
-    }
-    std::string_view line(buf_.data() + pos, nl - pos);
-    // "K <id> <n|status>"
-    std::size_t sp1 = line.find(' '), sp2 = sp1 == std::string_view::npos ? std::string_view::npos
-                                                                          : line.find(' ', sp1 + 1);
-    Frame f;
-    f.kind = line.empty() ? 0 : line[0];
-    long n = 0;
-    bool ok = sp1 == 1 && sp2 != std::string_view::npos &&
-              parse_count(line.substr(sp1 + 1, sp2 - sp1 - 1), f.id);
-    std::string_view last = ok ? line.substr(sp2 + 1) : std::string_view();
-    if (ok && (f.kind == 'O' || f.kind == 'R')) {
-      if (!parse_count(last, n)) ok = false;
-    } else if (ok && f.kind == 'V') {  // "V <protocol> <distkit version>"
-      ok = is_version(last);
-    } else if (ok && f.kind == 'X') {
-      long st = 0;
-      ok = (parse_count(last, st) && st <= 255) ||
-           (last.size() > 1 && last[0] == 's' && parse_count(last.substr(1), st));
-    } else {
-      ok = false;
-    }
-    if (!ok) {
-      error_ = "unexpected frame '" + std::string(line.substr(0, 40)) + "' from the agent";
-      break;
-    }
-    std::size_t after = nl + 1;
-    if (f.kind == 'X' || f.kind == 'V') {
-      f.data = std::string(last);
-    } else {
-      if (buf_.size() - after < static_cast<std::size_t>(n)) break;  // wait for the bytes
-      f.data = buf_.substr(after, static_cast<std::size_t>(n));
-      after += static_cast<std::size_t>(n);
-    }
-    pos = after;
-    on_frame(f);
-  }
-  buf_.erase(0, pos);
-  return error_.empty();
 }
 
 ssh::ExitInfo agent_exit_info(std::string_view status) {
@@ -130,9 +74,9 @@ class AgentRankCommand : public ssh::RunningCommand {
                    std::shared_ptr<HostAgentExecutor::Slot> slot)
       : owner_(std::move(owner)), id_(id), slot_(std::move(slot)) {}
   void write_stdin(std::string_view data) override {
-    if (!data.empty()) owner_->send(frame('I', id_, data, true));
+    if (!data.empty()) owner_->send(agent_frame('I', id_, data));
   }
-  void close_stdin() override { owner_->send(frame('C', id_)); }
+  void close_stdin() override { owner_->send(agent_frame('C', id_)); }
   void abort() override { owner_->abort_rank(id_); }
   void wait() override {
     std::unique_lock lock(owner_->mu_);
@@ -243,7 +187,7 @@ std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string&
   slot->handlers = std::move(handlers);
   slots_[id] = slot;
   lock.unlock();
-  send(frame('N', id, request, true));
+  send(agent_frame('N', id, request));
   return std::make_unique<AgentRankCommand>(shared_from_this(), id, slot);
 }
 
@@ -266,7 +210,7 @@ void HostAgentExecutor::abort_rank(long id) {
     it->second->aborted = true;
     for (auto& [i, s] : slots_) all_aborted = all_aborted && (s->aborted || s->ended);
   }
-  send(frame('A', id));
+  send(agent_frame('A', id));
   // Every rank given up on: close the channel too, as a rank's own channel
   // would be (the agent then sees EOF; a dead link ends it via keepalives).
   if (all_aborted) abort_channel();

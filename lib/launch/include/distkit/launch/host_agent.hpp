@@ -1,9 +1,9 @@
-// The launcher's side of the host agent (distlaunch-rank --host-agent, see
-// apps/rank_helper/host_agent.hpp for the frames): one SSH channel per host
-// carries all of that host's ranks. HostAgentExecutor is an Executor, so the
-// supervisor starts, feeds, aborts and waits for a rank exactly as it does
-// on a channel of its own; each rank's "command" is the start request
-// render_rank_script makes for hosts in WrapperSettings::agent_hosts.
+// The launcher's side of the host agent (distlaunch-rank --host-agent; the
+// frames are agent_frames.hpp's, documented in distlaunch-rank(1)): one
+// channel per host carries all of that host's ranks. HostAgentExecutor is
+// an Executor, so the supervisor starts, feeds, aborts and waits for a rank
+// as it would on a channel of its own; each rank's "command" is its start
+// request (rank_start_request, wrapper.hpp).
 #pragma once
 
 #include <condition_variable>
@@ -20,6 +20,10 @@
 #include "distkit/ssh/executor.hpp"
 
 namespace distkit::launch {
+
+// A frame to the agent (agent_frames.hpp, Channel::to_agent): "K ID\n", or
+// for the sized kinds (N, I) "K ID SIZE\n" and the bytes.
+std::string agent_frame(char kind, long id, std::string_view data = {});
 
 // A start request: the rank's environment (KEY=VALUE) and its wrapper's
 // arguments from RANK on, NUL-terminated, the two lists split by an empty one.
