@@ -8,7 +8,7 @@ cwd={{cwd}}
 ports={{ports}}
 cmd={{cmd}}
 python={{python}}
-agent={{agent}}
+agent={{agent}}  # IDLE FIRST_WAIT, two numbers
 protocol={{protocol}}
 # The checks' own complaints (a tool missing or failing) are not for the
 # launcher: its report is the lines below. Where this channel becomes the
@@ -76,6 +76,7 @@ fi
 # agent's hello.
 if [ -n "$helper" ]; then
   echo @@distlaunch:agent
-  exec "$helper" "$protocol" --host-agent "$agent" 2>&3 3>&-
+  # shellcheck disable=SC2086
+  exec "$helper" "$protocol" --host-agent $agent 2>&3 3>&-
 fi
 exit 0

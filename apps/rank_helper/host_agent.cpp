@@ -32,10 +32,6 @@ namespace {
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
 constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
-// Before its first rank the agent waits longer: the preflight's channel
-// becomes the agent as soon as that host's check is done, and distlaunch
-// starts the ranks only once every host's check is (each within 20 s).
-constexpr double kFirstRankWait = 30.0;
 
 volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
 int g_agent_wake[2] = {-1, -1};
@@ -67,7 +63,10 @@ struct Wrapper {
 
 class Agent {
  public:
-  explicit Agent(double idle) : idle_(idle) {}
+  // Before its first rank it waits `first_wait` longer: the preflight's
+  // channel becomes the agent as soon as that host's check is done, and
+  // distlaunch starts the ranks only once every host's check is.
+  Agent(double idle, double first_wait) : idle_(idle), first_wait_(first_wait) {}
   int run();
 
  private:
@@ -101,7 +100,7 @@ class Agent {
   void write_stdins();
   void flush_stdout();
 
-  double idle_;
+  double idle_, first_wait_;
   std::string in_;   // stdin bytes not parsed yet
   std::string out_;  // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
@@ -352,7 +351,7 @@ int Agent::run() {
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
     // wrapper blocked writing to a full pipe would otherwise keep us).
-    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : kFirstRankWait)) launcher_gone();
+    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : first_wait_)) launcher_gone();
     if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
@@ -406,9 +405,11 @@ int Agent::run() {
 }  // namespace
 
 int run_host_agent(int argc, char** argv) {
-  char* end = nullptr;
-  double idle = argc == 1 ? std::strtod(argv[0], &end) : -1;
-  if (argc != 1 || !end || *end || idle <= 0) {
+  // IDLE FIRST_WAIT (agent_protocol.hpp): the launcher's timing.
+  char *end = nullptr, *end2 = nullptr;
+  double idle = argc == 2 ? std::strtod(argv[0], &end) : -1;
+  double first_wait = argc == 2 ? std::strtod(argv[1], &end2) : -1;
+  if (argc != 2 || !end || *end || idle <= 0 || !end2 || *end2 || first_wait < 0) {
     std::fprintf(stderr,
                  "distlaunch: host agent: malformed arguments; it is started by distlaunch, "
                  "not by hand\n");
@@ -431,7 +432,7 @@ int run_host_agent(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  return Agent(idle).run();
+  return Agent(idle, first_wait).run();
 }
 
 }  // namespace distlaunch_rank

@@ -4,15 +4,16 @@
 // forked child running run_rank: temp dir, process group, heartbeat
 // watchdog, stdin frames).
 //
-//   distlaunch-rank --protocol=2 --host-agent IDLE_SECONDS
+//   distlaunch-rank --protocol=2 --host-agent IDLE FIRST_WAIT   (seconds)
 //
 // Its frames (N, I, C, A in; V, O, R, X out) are agent_frames.hpp's table,
 // documented in distlaunch-rank(1), PROTOCOL; the hello V comes first.
 // The agent's own errors go to its stderr. It ends when its stdin closes
 // (after closing every wrapper's stdin and waiting for them: the launcher is
 // gone) or when it has had no wrapper and no input for IDLE_SECONDS (the
-// link was cut; the wrappers' own watchdogs have stopped their ranks), 30 s
-// more before its first rank (distlaunch waits for every host's preflight).
+// link was cut; the wrappers' own watchdogs have stopped their ranks),
+// FIRST_WAIT more before its first rank (distlaunch waits for every host's
+// preflight). Both come from the launcher (agent_protocol.hpp).
 #pragma once
 
 namespace distlaunch_rank {

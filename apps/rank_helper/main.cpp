@@ -3,7 +3,7 @@
 // agent (host_agent.hpp) on one channel per host; the agent forks one
 // wrapper per rank (run_rank below): private temp dir, own process group,
 // secret file, stdin, heartbeat watchdog, stall report, TERM -> KILL.
-//   distlaunch-rank --protocol=2 --host-agent IDLE_SECONDS   (distlaunch's)
+//   distlaunch-rank --protocol=2 --host-agent IDLE FIRST_WAIT (distlaunch's)
 //   distlaunch-rank --protocol=2 --check-ports [PORT]...     (the preflight's)
 // The protocol number is distkit/launch/agent_protocol.hpp's. A wrapper's
 // arguments, as the agent's start request carries them:
@@ -170,7 +170,7 @@ void Wrapper::wait_for_secret() {
       say("the launcher closed the connection before the start");
       finish(125);
     }
-    if (now_seconds() - start >= static_cast<double>(a_.hb_limit) + 1) {
+    if (now_seconds() - start >= static_cast<double>(a_.hb_limit) + distkit::kStartFrameMargin) {
       say("no start frame from the launcher for " + std::to_string(a_.hb_limit) + "s; giving up");
       finish(143);
     }
@@ -347,7 +347,7 @@ int Wrapper::run() {
       double now = now_seconds();
       // Heartbeats queue behind stdin data we are not reading: no miss then.
       if (out_.size() > kBackpressure) last_frame = now;
-      if (now - last_frame >= static_cast<double>(a_.hb_limit) + 0.5) {
+      if (now - last_frame >= static_cast<double>(a_.hb_limit) + distkit::kHeartbeatMargin) {
         stop_group();
         say("no heartbeat from the launcher for " + std::to_string(a_.hb_limit) +
             "s; stopping the rank");

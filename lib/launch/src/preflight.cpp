@@ -189,7 +189,7 @@ PreflightReport run_preflight(const Plan& plan,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& helpers,
                               const std::optional<AgentCopy>& copy, long agent_idle) {
-  const auto timeout = std::chrono::milliseconds(20000);
+  const auto timeout = std::chrono::seconds(kPreflightTimeout);
   const std::string& cmd = plan.command.front();
   // The cached copy's path, expanded on the host (its $HOME).
   const std::string cached =
@@ -208,7 +208,8 @@ PreflightReport run_preflight(const Plan& plan,
                            {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
                            {"helpers", candidates},
                            {"protocol", kAgentProtocolFlag},
-                           {"agent", std::to_string(agent_idle)}},
+                           {"agent", std::to_string(agent_idle) + " " +
+                                         std::to_string(kFirstRankWait)}},
                           TemplateMode::shell);
     };
     std::string first = script(shell_join(helpers) + (cached.empty() ? "" : " " + cached));
@@ -221,7 +222,7 @@ PreflightReport run_preflight(const Plan& plan,
         agent->abort_agent();  // no agent then, even if it said hello meanwhile
         auto r = done.get();
         r.exit = {};
-        r.exit.error = "timed out after " + std::to_string(timeout.count() / 1000) + " s";
+        r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
         return r;
       };
       auto r = round(first);

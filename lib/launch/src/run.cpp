@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "distkit/hostfile/host_list.hpp"
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
 #include "distkit/launch/host_agent.hpp"
@@ -206,11 +207,10 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
                           ProgressBoard& board,
                           const std::vector<std::shared_ptr<HostAgentExecutor>>& agents) {
   // An agent's idle limit: no frame for that long means the launcher is
-  // gone or cut off. Two seconds past the wrappers' own limits (heartbeat
-  // limit + 0.5 s, start frame + 1 s), so a wrapper still says why first.
+  // gone or cut off; past the wrappers' own limits (agent_protocol.hpp).
   auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, ws.rank_helpers, own_agent_copy(),
-                              o.heartbeat_limit.count() + 2);
+                              o.heartbeat_limit.count() + kAgentIdleMargin);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());

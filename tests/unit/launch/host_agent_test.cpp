@@ -202,7 +202,7 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done =
       agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) + "; exec " +
-                                  DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1");
+                                  DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(agent->running());
@@ -238,7 +238,7 @@ TEST_CASE("an agent that hears nothing for its idle limit stops its running rank
   // the rank after ~1 s, and still reports it.
   auto agent = std::make_shared<HostAgentExecutor>(
       std::make_shared<ssh::LocalExecutor>("localhost"),
-      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1");
+      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
   auto plan = local_plan(1, {"sleep", "30"});
   WrapperSettings ws;
   ws.heartbeat_limit = std::chrono::seconds(5);

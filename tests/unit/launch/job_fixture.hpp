@@ -80,10 +80,11 @@ inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Exe
   return r;
 }
 
-// The real host agent on this machine (idle limit `idle` seconds).
+// The real host agent on this machine (idle limit `idle` seconds, the
+// launcher's wait for the first rank).
 inline std::string real_agent_command(int idle = 3) {
   return std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag +
-         " --host-agent " + std::to_string(idle);
+         " --host-agent " + std::to_string(idle) + " " + std::to_string(kFirstRankWait);
 }
 
 // Every rank goes through one HostAgentExecutor on this machine running

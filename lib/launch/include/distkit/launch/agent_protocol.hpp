@@ -8,10 +8,10 @@
 // The handshake, in order:
 //   1. the preflight runs `distlaunch-rank --protocol=N --check-ports ...`:
 //      an agent of another protocol exits 126 and is reported as refused;
-//   2. it execs `distlaunch-rank --protocol=N --host-agent IDLE`, whose
-//      first frame is the hello "V <protocol> <distkit version>"; the
-//      launcher hands the host its ranks only after a hello of its own
-//      protocol.
+//   2. it execs `distlaunch-rank --protocol=N --host-agent IDLE FIRST_WAIT`
+//      (the launcher's timing, below), whose first frame is the hello
+//      "V <protocol> <distkit version>"; the launcher hands the host its
+//      ranks only after a hello of its own protocol.
 #pragma once
 
 namespace distkit {
@@ -20,5 +20,27 @@ namespace distkit {
 // hello with its protocol and distkit version.
 inline constexpr int kAgentProtocol = 2;
 inline constexpr const char kAgentProtocolFlag[] = "--protocol=2";
+
+// Timing the two sides rely on, in seconds, all derived from the job's
+// heartbeat limit (--heartbeat-limit, H) and these; the launcher sends the
+// agent's two on its command line, a wrapper gets H with its rank.
+//   launcher: a heartbeat frame to every running rank each interval;
+//   wrapper: stops its rank after H + kHeartbeatMargin without a frame, and
+//     gives up after H + kStartFrameMargin without its start frame;
+//   agent: ends (stopping its ranks) after IDLE = H + kAgentIdleMargin
+//     without a frame, FIRST_WAIT = kFirstRankWait more before its first
+//     rank, while distlaunch waits up to kPreflightTimeout for the other
+//     hosts' preflights.
+inline constexpr double kHeartbeatInterval = 1.0;
+inline constexpr double kHeartbeatMargin = 0.5;   // a heartbeat may be in flight
+inline constexpr double kStartFrameMargin = 1.0;
+inline constexpr long kAgentIdleMargin = 2;
+inline constexpr long kFirstRankWait = 30;
+inline constexpr long kPreflightTimeout = 20;
+// A wrapper's own watchdog speaks first (it says which rank and why).
+static_assert(kAgentIdleMargin > kHeartbeatMargin && kAgentIdleMargin > kStartFrameMargin);
+static_assert(kHeartbeatMargin < kHeartbeatInterval);
+// Every host's preflight ends before any agent gives up waiting.
+static_assert(kFirstRankWait > kPreflightTimeout);
 
 }  // namespace distkit

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/ssh/executor.hpp"
@@ -46,7 +47,8 @@ struct SuperviseOptions {
   int stdin_fd = 0;                // -1: no stdin for the ranks
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds exit_window{60000};
-  std::chrono::milliseconds heartbeat_period{1000};
+  std::chrono::milliseconds heartbeat_period{
+      static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
   bool handle_signals = true;      // install the SIGINT/TERM/HUP handlers
   std::FILE* out = stdout;
   std::FILE* err = stderr;
