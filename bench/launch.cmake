@@ -5,6 +5,6 @@
 if(TARGET distlaunch AND TARGET ssh_tool)
   add_custom_target(bench_launch
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/launch_startup.sh ${PROJECT_BINARY_DIR}
-    DEPENDS distlaunch distlaunch-rank ssh_tool
+    DEPENDS distlaunch distkit-agent ssh_tool
     USES_TERMINAL)
 endif()

@@ -23,8 +23,8 @@ DL="$BUILD/apps/distlaunch"
 TOOL="$BUILD/tests/unit/ssh/ssh_tool"
 CLUSTER="$SRC/scripts/testcluster.sh"
 [ -x "$DL" ] || { echo "launch_startup.sh: error: $DL not built; build target distlaunch" >&2; exit 1; }
-[ -x "$BUILD/apps/distlaunch-rank" ] ||
-  { echo "launch_startup.sh: error: $BUILD/apps/distlaunch-rank not built; build target distlaunch-rank" >&2; exit 1; }
+[ -x "$BUILD/apps/distkit-agent" ] ||
+  { echo "launch_startup.sh: error: $BUILD/apps/distkit-agent not built; build target distkit-agent" >&2; exit 1; }
 [ -x "$TOOL" ] || { echo "launch_startup.sh: error: $TOOL not built; build target ssh_tool" >&2; exit 1; }
 command -v mpirun >/dev/null 2>&1 ||
   { echo "launch_startup.sh: error: mpirun missing; run scripts/install-deps.sh --bench" >&2; exit 1; }

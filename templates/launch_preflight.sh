@@ -1,14 +1,14 @@
 # distlaunch preflight (templates/launch_preflight.sh): one round trip per
 # host before anything starts. Prints key=value lines; POSIX sh. Then, where
-# it found distlaunch-rank, it execs it as the host agent on this channel.
-# `ports`: the ports this host's ranks will listen on; distlaunch-rank
+# it found distkit-agent, it execs it as the host agent on this channel.
+# `ports`: the ports this host's ranks will listen on; distkit-agent
 # binds each once and lists the taken ones as busy=. Without it the job
 # cannot run here (distlaunch copies its own and checks again, or refuses).
 cwd={{cwd}}
 ports={{ports}}
 cmd={{cmd}}
 python={{python}}
-agent={{agent}}  # IDLE FIRST_WAIT, two numbers
+agent_timing={{agent_timing}}  # IDLE FIRST_WAIT, two numbers
 protocol={{protocol}}
 # The checks' own complaints (a tool missing or failing) are not for the
 # launcher: its report is the lines below. Where this channel becomes the
@@ -16,15 +16,15 @@ protocol={{protocol}}
 # arrive after the agent's first frame (another stream) and be taken for
 # the agent's. fd 3 keeps the channel's stderr for the agent.
 exec 3>&2 2>/dev/null
-# distlaunch-rank: the first candidate that exists and passes the check
-# (it tries the ports) is reported as helper=, as
+# distkit-agent: the first candidate that exists and passes the check
+# (it tries the ports) is reported as agent=, as
 # an absolute path, and becomes the host agent below. One that exists but
 # refuses (another distkit version, or not runnable here) ends the search:
 # the launcher reports it rather than pass it over. The last candidate is
 # the copy distlaunch keeps in this host's cache. Before any cd, so a
-# relative --rank-helper means what it means for the ranks.
-helper=
-for distkit_h in {{helpers|raw}}; do
+# relative --agent means what it means for the ranks.
+agent=
+for distkit_h in {{candidates|raw}}; do
   case $distkit_h in
     */*) [ -x "$distkit_h" ] || continue ;;
     *) command -v "$distkit_h" >/dev/null 2>&1 || continue ;;
@@ -32,13 +32,13 @@ for distkit_h in {{helpers|raw}}; do
   # shellcheck disable=SC2086
   if "$distkit_h" "$protocol" --check-ports $ports </dev/null 2>/dev/null; then
     case $distkit_h in
-      /*) helper=$distkit_h ;;
-      */*) helper=$PWD/$distkit_h ;;
-      *) helper=$(command -v "$distkit_h") ;;
+      /*) agent=$distkit_h ;;
+      */*) agent=$PWD/$distkit_h ;;
+      *) agent=$(command -v "$distkit_h") ;;
     esac
-    printf 'helper=%s\n' "$helper"
+    printf 'agent=%s\n' "$agent"
   else
-    printf 'helper_refused=%s (exit %s)\n' "$distkit_h" "$?"
+    printf 'agent_refused=%s (exit %s)\n' "$distkit_h" "$?"
   fi
   break
 done
@@ -74,9 +74,9 @@ fi
 # The agent takes over this channel (one channel and login shell per host
 # in all); the launcher reads the lines above up to the marker, then the
 # agent's hello.
-if [ -n "$helper" ]; then
+if [ -n "$agent" ]; then
   echo @@distlaunch:agent
   # shellcheck disable=SC2086
-  exec "$helper" "$protocol" --host-agent $agent 2>&3 3>&-
+  exec "$agent" "$protocol" --host-agent $agent_timing 2>&3 3>&-
 fi
 exit 0

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "distkit/launch/agent_frames.hpp"
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "frames.hpp"
 #include "fuzz_check.hpp"
 
@@ -38,7 +38,7 @@ std::pair<Seen, bool> launcher_reads(const std::vector<std::string_view>& parts)
 }
 
 Seen wrapper_reads(const std::vector<std::string_view>& parts) {
-  distlaunch_rank::FrameReader r;
+  distkit_agent::FrameReader r;
   Seen seen;
   for (auto part : parts) {
     r.feed(part.data(), part.size());

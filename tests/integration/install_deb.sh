@@ -36,7 +36,7 @@ ROOT="$WORK/root"
 dpkg-deb -x "$deb" "$ROOT"
 outside=$(find "$ROOT" -mindepth 1 -maxdepth 1 ! -name usr)
 [ -z "$outside" ] || fail "package installs outside /usr: $outside"
-for f in usr/bin/distconfig usr/bin/distlaunch usr/bin/distlaunch-rank usr/bin/distbench usr/include/distkit/distkit.h \
+for f in usr/bin/distconfig usr/bin/distlaunch usr/bin/distkit-agent usr/bin/distbench usr/include/distkit/distkit.h \
          usr/lib/cmake/distkit/distkitConfig.cmake usr/lib/pkgconfig/distkit.pc \
          usr/share/man/man5/distkit-hostfile.5 usr/share/bash-completion/completions/distconfig; do
   expect_file "$ROOT/$f"

@@ -1,8 +1,8 @@
 # Preflight finds the ports the ranks need taken on remote hosts too: with
 # rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
-# reports both at once (exit 2), whether an installed distlaunch-rank or
+# reports both at once (exit 2), whether an installed distkit-agent or
 # the copy distlaunch makes on hosts without one tries them; a
-# distlaunch-rank from before the host agent is refused on each host; with
+# distkit-agent from before the host agent is refused on each host; with
 # the ports free the same job runs, with
 # per-host progress (event lines under --verbose, a live board on a TTY).
 . "$(dirname "$0")/launch_lib.sh"
@@ -33,10 +33,10 @@ diff "$WORK/want" "$WORK/err" || fail "preflight report differs"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports"
 # The preflight's channels had become host agents: they end with the job.
 expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left after the preflight refused the job"
-# The same on hosts where no distlaunch-rank is installed: distlaunch
+# The same on hosts where no distkit-agent is installed: distlaunch
 # copies its own there, whose check finds the ports taken.
 rc=0
-dl --hosts h1,h2 -n 2 -p "$base" --rank-helper none -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?
+dl --hosts h1,h2 -n 2 -p "$base" --agent none -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err" || rc=$?
 expect_eq "$rc" 2 "exit status with busy ports (the copy's check)"
 diff "$WORK/want" "$WORK/err" || fail "preflight report differs (the copy's check)"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy ports (the copy's check)"
@@ -45,25 +45,25 @@ t=0
 until [ "$(count_procs "$marker")" = 0 ] || [ $t -ge 50 ]; do sleep 0.1; t=$((t + 1)); done
 dl --hosts h1,h2 -n 2 -p "$base" --verbose --record "$WORK/rec" -- sh -c 'echo started' > "$WORK/out" 2> "$WORK/err"
 expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports free"
-# Both hosts' ranks went to the distlaunch-rank the preflight found there.
-expect_eq "$(grep -c '^      "rank_helper": "/.*/distlaunch-rank"' "$WORK/rec/manifest.json")" 2 \
-  "hosts whose ranks ran under distlaunch-rank"
-# A distlaunch-rank from before the host agent passes the check but cannot
+# Both hosts' ranks went to the distkit-agent the preflight found there.
+expect_eq "$(grep -c '^      "agent": "/.*/distkit-agent"' "$WORK/rec/manifest.json")" 2 \
+  "hosts whose ranks ran under distkit-agent"
+# A distkit-agent from before the host agent passes the check but cannot
 # be the agent: refused on each host with the remedy; nothing starts.
 mkdir -p "$WORK/old"
-cat > "$WORK/old/distlaunch-rank" <<OLD
+cat > "$WORK/old/distkit-agent" <<OLD
 #!/bin/sh
-[ "\$2" = --host-agent ] && { echo "distlaunch: rank \$2: distlaunch-rank: too few arguments" >&2; exit 126; }
-exec "$(dirname "$DL")/distlaunch-rank" "\$@"
+[ "\$2" = --host-agent ] && { echo "distlaunch: rank \$2: distkit-agent: too few arguments" >&2; exit 126; }
+exec "$(dirname "$DL")/distkit-agent" "\$@"
 OLD
-chmod +x "$WORK/old/distlaunch-rank"
+chmod +x "$WORK/old/distkit-agent"
 version=$("$DL" --version | cut -d' ' -f2)
 rc=0
-dl --hosts h1,h2 -n 2 -p "$base" --rank-helper "$WORK/old/distlaunch-rank" -- sh -c 'echo started' > "$WORK/out2" 2> "$WORK/err2" || rc=$?
-expect_eq "$rc" 2 "exit status with a helper from before the agent"
-[ ! -s "$WORK/out2" ] || fail "a rank started under a helper from before the agent"
+dl --hosts h1,h2 -n 2 -p "$base" --agent "$WORK/old/distkit-agent" -- sh -c 'echo started' > "$WORK/out2" 2> "$WORK/err2" || rc=$?
+expect_eq "$rc" 2 "exit status with an agent from before the host agent"
+[ ! -s "$WORK/out2" ] || fail "a rank started under an agent from before the host agent"
 for h in h1 h2; do
-  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distlaunch-rank did not start as the host agent (a distlaunch-rank from before distkit's host agent?); install distkit $version there, or pass --rank-helper none to use distlaunch's own copy"
+  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distkit-agent did not start as the host agent (a distkit-agent from before distkit's host agent?); install distkit $version there, or pass --agent none to use distlaunch's own copy"
 done
 expect_line "$WORK/err2" "distlaunch: error: preflight: 2 of 2 host(s) without a host agent; fix them as each line says"
 # Per-host progress: plain event lines under --verbose when not on a TTY.

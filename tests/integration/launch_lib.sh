@@ -8,7 +8,7 @@ DATA="$SRC/tests/data/launch"
 [ -x "$DL" ] || { echo "SKIP: $DL not built (cmake --build ... --target distlaunch)"; exit 77; }
 
 # Processes whose command line names a rank's command while `sh -c CMD`
-# runs on a host with distlaunch-rank (the test hosts share this build):
+# runs on a host with distkit-agent (the test hosts share this build):
 # sh and CMD. The rank's wrapper is a fork of the host agent and carries
 # the agent's command line (AGENT_PATTERN), not the rank's.
 PER_RANK=2

@@ -3,8 +3,8 @@
 # a port a rank needs that is taken here stops the job before it starts;
 # piped stdin reaches every rank through a pipe (FIFO), and with stdin
 # /dev/null the ranks read /dev/null themselves (no stdin FIFO in their
-# temp dirs); ranks run under distlaunch-rank, the host agent: the one
-# beside distlaunch or, with --rank-helper none, distlaunch's own copy in
+# temp dirs); ranks run under distkit-agent, the host agent: the one
+# beside distlaunch or, with --agent none, distlaunch's own copy in
 # the cache; one of another version is refused, never passed over.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
@@ -48,45 +48,45 @@ expect_eq "$rc" 2 "exit status with a busy port"
 expect_line "$WORK/err" "distlaunch: error: 127.0.0.1: port $((port + 1)) (rank 1) is already in use; stop what holds it or pick another --starting-port"
 [ ! -s "$WORK/out" ] || fail "a rank started despite the busy port"
 
-# The host agent: distlaunch-rank beside distlaunch by default (the run
-# manifest names it and its hello), and with --rank-helper none the copy
+# The host agent: distkit-agent beside distlaunch by default (the run
+# manifest names it and its hello), and with --agent none the copy
 # distlaunch makes in the host's cache, once.
 version=$("$DL" --version | cut -d' ' -f2)
 parent='ps -o comm= -p $PPID'
-expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distlaunch-rank "default wrapper"
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distkit-agent "default wrapper"
 "$DL" --hosts 127.0.0.1 -n 1 --record "$WORK/rec" -- true
-grep -Eq '^      "rank_helper": "/.*/distlaunch-rank",?$' "$WORK/rec/manifest.json" ||
-  { cat "$WORK/rec/manifest.json"; fail "no rank_helper (an absolute path) in the manifest"; }
-expect_line "$WORK/rec/manifest.json" "      \"host_agent\": \"2 $version\""
+grep -Eq '^      "agent": "/.*/distkit-agent",?$' "$WORK/rec/manifest.json" ||
+  { cat "$WORK/rec/manifest.json"; fail "no agent (an absolute path) in the manifest"; }
+expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"2 $version\""
 export XDG_CACHE_HOME="$WORK/cache"
-expect_eq "$("$DL" --hosts 127.0.0.1 -n 2 --rank-helper none --record "$WORK/rec1" -- sh -c "$parent")" \
-  "$(printf 'distlaunch-rank\ndistlaunch-rank')" "ranks under the copy"
-expect_eq "$(ls "$WORK/cache/distkit" | grep -c "^distlaunch-rank-$version-")" 1 "copies in the cache"
-grep -q '"rank_helper_copied": true' "$WORK/rec1/manifest.json" ||
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 2 --agent none --record "$WORK/rec1" -- sh -c "$parent")" \
+  "$(printf 'distkit-agent\ndistkit-agent')" "ranks under the copy"
+expect_eq "$(ls "$WORK/cache/distkit"/*/distkit-agent | grep -c "/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent$")" 1 "copies in the cache"
+grep -q '"agent_copied": true' "$WORK/rec1/manifest.json" ||
   { cat "$WORK/rec1/manifest.json"; fail "the manifest does not say the agent was copied"; }
-"$DL" --hosts 127.0.0.1 -n 1 --rank-helper none --record "$WORK/rec2" -- true
-grep -q "\"rank_helper\": \"$WORK/cache/distkit/distlaunch-rank-$version-" "$WORK/rec2/manifest.json" ||
+"$DL" --hosts 127.0.0.1 -n 1 --agent none --record "$WORK/rec2" -- true
+grep -q "\"agent\": \"$WORK/cache/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent\"" "$WORK/rec2/manifest.json" ||
   { cat "$WORK/rec2/manifest.json"; fail "the second job did not use the cached copy"; }
-! grep -q rank_helper_copied "$WORK/rec2/manifest.json" || fail "copied again"
+! grep -q agent_copied "$WORK/rec2/manifest.json" || fail "copied again"
 unset XDG_CACHE_HOME
-# A distlaunch-rank of another version refuses the check: a problem with
+# A distkit-agent of another version refuses the check: a problem with
 # the remedy, with or without the checks (exit 2), never the fallback.
 mkdir -p "$WORK/old"
-printf '#!/bin/sh\nexit 126\n' > "$WORK/old/distlaunch-rank"
-chmod +x "$WORK/old/distlaunch-rank"
+printf '#!/bin/sh\nexit 126\n' > "$WORK/old/distkit-agent"
+chmod +x "$WORK/old/distkit-agent"
 for flags in "" --no-preflight; do
   rc=0
   # shellcheck disable=SC2086
-  "$DL" --hosts 127.0.0.1 -n 1 --rank-helper "$WORK/old/distlaunch-rank" $flags -- true 2>"$WORK/err" || rc=$?
-  expect_eq "$rc" 2 "exit status with another version's helper ($flags)"
+  "$DL" --hosts 127.0.0.1 -n 1 --agent "$WORK/old/distkit-agent" $flags -- true 2>"$WORK/err" || rc=$?
+  expect_eq "$rc" 2 "exit status with another version's agent ($flags)"
   cat > "$WORK/want" <<WANT
-distlaunch: error: 127.0.0.1: $WORK/old/distlaunch-rank (exit 126) refused --protocol=2 (distlaunch-rank of another distkit version?); install distkit $version there, or pass --rank-helper none to use distlaunch's own copy
+distlaunch: error: 127.0.0.1: $WORK/old/distkit-agent (exit 126) refused --protocol=2 (distkit-agent of another distkit version?); install distkit $version there, or pass --agent none to use distlaunch's own copy
 distlaunch: error: preflight: 1 of 1 host(s) without a host agent; fix them as each line says
 WANT
-  diff "$WORK/want" "$WORK/err" || fail "another version's helper ($flags): report differs"
+  diff "$WORK/want" "$WORK/err" || fail "another version's agent ($flags): report differs"
 done
 rc=0
-"$DL" --hosts 127.0.0.1 -n 1 --rank-helper '' -- true 2>"$WORK/err" || rc=$?
-expect_eq "$rc" 2 "exit status with an empty --rank-helper"
-expect_line "$WORK/err" "distlaunch: error: --rank-helper: empty or multi-line path; give the path of distlaunch-rank on the hosts, or none"
+"$DL" --hosts 127.0.0.1 -n 1 --agent '' -- true 2>"$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status with an empty --agent"
+expect_line "$WORK/err" "distlaunch: error: --agent: empty or multi-line path; give the path of distkit-agent on the hosts, or none"
 echo PASS

@@ -68,8 +68,8 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(std::max(0, s)); },
       "Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds "
       "(default 60, 0 = off)");
-  app.add_option("--rank-helper", o.rank_helper,
-                 "distlaunch-rank (the host agent) installed on the hosts: a path, or none "
+  app.add_option("--agent", o.agent,
+                 "distkit-agent (the host agent) installed on the hosts: a path, or none "
                  "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "
                  "else, and with none, distlaunch copies its own)");
   app.add_flag_function("--no-preflight", [&o](std::int64_t) { o.preflight = false; },

@@ -57,7 +57,7 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
     sink(out);
   }
   if (!plan.ranks.empty()) {
-    sink("# rank 0's start request to its host agent (distlaunch-rank), as words:\n");
+    sink("# rank 0's start request to its host agent (distkit-agent), as words:\n");
     sink(shell_join(rank_request(plan, plan.ranks.front(), wrapper).args) + "\n");
   }
 }

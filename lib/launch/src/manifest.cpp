@@ -77,9 +77,9 @@ std::string render_manifest(const ManifestInputs& in) {
     if (!f.python.empty()) h["python"] = f.python;
     if (!f.mlx.empty()) h["mlx"] = f.mlx;
     if (!f.git.empty()) h["git_commit_of_cwd"] = f.git;
-    if (!f.helper.empty()) h["rank_helper"] = f.helper;
-    if (!f.agent.empty()) h["host_agent"] = f.agent;
-    if (f.agent_copied) h["rank_helper_copied"] = true;
+    if (!f.agent.empty()) h["agent"] = f.agent;
+    if (!f.agent_hello.empty()) h["agent_hello"] = f.agent_hello;
+    if (f.agent_copied) h["agent_copied"] = true;
     j["hosts"][host] = h;
   }
   j["ranks"] = ordered_json::array();

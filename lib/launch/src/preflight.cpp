@@ -64,7 +64,7 @@ void report_busy_port(const Plan& plan, const std::string& host, int port,
 // The remedy every host-agent problem shares.
 std::string agent_remedy() {
   return std::string("install distkit ") + kVersion +
-         " there, or pass --rank-helper none to use distlaunch's own copy";
+         " there, or pass --agent none to use distlaunch's own copy";
 }
 
 // Why `host` has no host agent of this protocol ("" when it has one).
@@ -72,42 +72,42 @@ std::string agent_problem(const std::string& host, std::map<std::string, std::st
                           bool running) {
   if (running) return "";
   const std::string ours = std::to_string(kAgentProtocol);
-  if (!kv["helper_refused"].empty())
-    return host + ": " + kv["helper_refused"] + " refused " + kAgentProtocolFlag +
-           " (distlaunch-rank of another distkit version?); " + agent_remedy();
+  if (!kv["agent_refused"].empty())
+    return host + ": " + kv["agent_refused"] + " refused " + kAgentProtocolFlag +
+           " (distkit-agent of another distkit version?); " + agent_remedy();
   if (!kv[std::string(kHelloFact)].empty()) {
     auto words = split_words(kv[std::string(kHelloFact)]);
     std::string theirs = words.empty() ? "?" : std::string(words[0]);
     std::string version = words.size() > 1 ? std::string(words[1]) : "?";
-    return host + ": " + kv["helper"] + " speaks host-agent protocol " + theirs + " (distkit " +
+    return host + ": " + kv["agent"] + " speaks host-agent protocol " + theirs + " (distkit " +
            version + "), this distlaunch " + ours + " (distkit " + kVersion + "); " +
            agent_remedy();
   }
-  if (!kv["helper"].empty())
-    return host + ": " + kv["helper"] +
-           " did not start as the host agent (a distlaunch-rank from before distkit's host "
+  if (!kv["agent"].empty())
+    return host + ": " + kv["agent"] +
+           " did not start as the host agent (a distkit-agent from before distkit's host "
            "agent?); " + agent_remedy();
   const std::string& copy = kv["agent_copy"];
   if (copy == "other-system")
-    return host + ": no distlaunch-rank there, and it runs " + kv["system"] +
+    return host + ": no distkit-agent there, and it runs " + kv["system"] +
            ", this distlaunch " + kv["own_system"] +
            ", so distlaunch's own cannot run there; install distkit on " + host +
-           " (see README: hosts), or name its distlaunch-rank with --rank-helper";
+           " (see README: hosts), or name its distkit-agent with --agent";
   if (copy == "none")
-    return host + ": no distlaunch-rank there, and none beside this distlaunch to copy; "
-                  "install distkit on " + host + ", or name its distlaunch-rank with --rank-helper";
+    return host + ": no distkit-agent there, and none beside this distlaunch to copy; "
+                  "install distkit on " + host + ", or name its distkit-agent with --agent";
   if (copy.rfind("failed", 0) == 0)
-    return host + ": copying distlaunch-rank there " + copy +
+    return host + ": copying distkit-agent there " + copy +
            "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
            host;
-  return host + ": no distlaunch-rank there (not copied); install distkit on " + host;
+  return host + ": no distkit-agent there (not copied); install distkit on " + host;
 }
 
 void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
                 bool cwd_required, bool agent_running, PreflightReport& report) {
   auto kv = parse_facts(res.out);
   HostFacts& facts = report.hosts[host];
-  facts = {kv["os"],     kv["python"], kv["mlx"], kv["git"], kv["helper"],
+  facts = {kv["os"],     kv["python"], kv["mlx"], kv["git"], kv["agent"],
            kv[std::string(kHelloFact)], kv["agent_copied"] == "1", res.exit.error.empty()};
   if (!res.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + res.exit.error +
@@ -116,9 +116,9 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
   }
   if (auto why = agent_problem(host, kv, agent_running); !why.empty())
     report.agent_problems.push_back(why);
-  auto words = split_words(facts.agent);
+  auto words = split_words(facts.agent_hello);
   if (words.size() > 1 && words[1] != kVersion)
-    report.warnings.push_back(host + ": distlaunch-rank is distkit " + std::string(words[1]) +
+    report.warnings.push_back(host + ": distkit-agent is distkit " + std::string(words[1]) +
                               ", this distlaunch " + kVersion +
                               " (same protocol, so the job runs); install the same version there");
   if (kv["cmd"] == "missing")
@@ -169,50 +169,52 @@ std::optional<AgentCopy> own_agent_copy() {
   auto dir = executable_dir();
   if (!dir) return std::nullopt;
   AgentCopy c;
-  c.path = *dir + "/distlaunch-rank";
+  c.path = *dir + "/distkit-agent";
   struct stat st {};
   if (stat(c.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))
     return std::nullopt;
   c.system = own_system();
-  // The build, by size and modification time: a rebuilt distlaunch-rank
+  // The build, by size and modification time: a rebuilt distkit-agent
   // gets a fresh copy, the same one is copied once per host.
   char build[64];
   std::snprintf(build, sizeof build, "%llx-%llx", static_cast<unsigned long long>(st.st_size),
                 static_cast<unsigned long long>(st.st_mtime));
-  c.name = std::string("distlaunch-rank-") + kVersion + "-" + build;
+  c.build = std::string(kVersion) + "-" + build;
   return c;
 }
 
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
+                              const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& helpers,
+                              const std::vector<std::string>& candidates,
                               const std::optional<AgentCopy>& copy, long agent_idle) {
   const auto timeout = std::chrono::seconds(kPreflightTimeout);
   const std::string& cmd = plan.command.front();
   // The cached copy's path, expanded on the host (its $HOME).
   const std::string cached =
-      copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" + shell_quote(copy->name) : "";
+      copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" + shell_quote(copy->build) +
+                 "/distkit-agent"
+           : "";
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
     // This machine's ports are tried here, directly (no perl needed).
     bool local = executors[i]->is_local();
-    auto script = [&, i, local](const std::string& candidates) {
+    auto script = [&, i, local](const std::string& words) {
       return render_named("launch_preflight.sh",
                           {{"cwd", plan.cwd.value_or("")},
                            {"cmd", cmd},
                            {"git", want_commit ? "1" : "0"},
                            {"python", is_python(cmd) ? cmd : ""},
                            {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
-                           {"helpers", candidates},
+                           {"candidates", words},
                            {"protocol", kAgentProtocolFlag},
-                           {"agent", std::to_string(agent_idle) + " " +
+                           {"agent_timing", std::to_string(agent_idle) + " " +
                                          std::to_string(kFirstRankWait)}},
                           TemplateMode::shell);
     };
-    std::string first = script(shell_join(helpers) + (cached.empty() ? "" : " " + cached));
+    std::string first = script(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
     std::string again = script(cached);
     results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], first,
                                                       again, timeout, copy, bytes] {
@@ -228,7 +230,7 @@ PreflightReport run_preflight(const Plan& plan,
       auto r = round(first);
       if (agent->running() || !r.exit.error.empty()) return r;
       auto kv = parse_facts(r.out);
-      if (!kv["helper"].empty() || !kv["helper_refused"].empty()) return r;  // reported
+      if (!kv["agent"].empty() || !kv["agent_refused"].empty()) return r;  // reported
       // None there: copy ours where it can run, then the check again.
       if (!copy) return r.out += "agent_copy=none\n", r;
       if (kv["system"] != copy->system)
@@ -241,7 +243,7 @@ PreflightReport run_preflight(const Plan& plan,
         return r.out += std::string("agent_copy=failed: ") + e.what() + "\n", r;
       }
       auto up = ex->run(render_named("launch_agent_copy.sh",
-                                     {{"name", copy->name},
+                                     {{"build", copy->build},
                                       {"size", std::to_string(ro.stdin_data.size())}},
                                      TemplateMode::shell),
                         ro);

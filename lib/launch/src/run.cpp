@@ -12,7 +12,7 @@
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/manifest.hpp"
 #include "distkit/launch/mpi.hpp"
 #include "distkit/launch/preflight.hpp"
@@ -92,22 +92,22 @@ AddressResolver make_resolver(const LaunchOptions& o) {
   };
 }
 
-// Where to look for an installed distlaunch-rank on the hosts (see
+// Where to look for an installed distkit-agent on the hosts (see
 // LaunchOptions), before the copy distlaunch keeps in each host's cache. A
 // lab installs distkit the same way on every host, so the directory of
 // this distlaunch is a good guess; Homebrew's bin is not on a Mac's PATH
 // over SSH. "none": no installed one, distlaunch's own copy everywhere.
-std::vector<std::string> rank_helper_candidates(const std::optional<std::string>& option) {
+std::vector<std::string> agent_candidates(const std::optional<std::string>& option) {
   if (option) {
     if (*option == "none") return {};
     if (option->empty() || option->find('\n') != std::string::npos)
-      throw UsageError("--rank-helper", "empty or multi-line path",
-                       "give the path of distlaunch-rank on the hosts, or none");
+      throw UsageError("--agent", "empty or multi-line path",
+                       "give the path of distkit-agent on the hosts, or none");
     return {*option};
   }
-  std::vector<std::string> c = {"distlaunch-rank"};
-  if (auto dir = executable_dir()) c.push_back(*dir + "/distlaunch-rank");
-  for (const char* p : {"/opt/homebrew/bin/distlaunch-rank", "/usr/local/bin/distlaunch-rank"})
+  std::vector<std::string> c = {"distkit-agent"};
+  if (auto dir = executable_dir()) c.push_back(*dir + "/distkit-agent");
+  for (const char* p : {"/opt/homebrew/bin/distkit-agent", "/usr/local/bin/distkit-agent"})
     if (std::find(c.begin(), c.end(), p) == c.end()) c.push_back(p);
   return c;
 }
@@ -117,7 +117,7 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
   w.grace = o.grace;
   w.heartbeat_limit = o.heartbeat_limit;
   w.stall_limit = o.stall_limit;
-  w.rank_helpers = rank_helper_candidates(o.rank_helper);
+  w.agent_candidates = agent_candidates(o.agent);
   if (o.cwd) {
     w.cwd = o.cwd;
     w.cwd_required = true;
@@ -191,25 +191,25 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
   board.finish();
 }
 
-// Every host gets a host agent (host_agent.hpp) whose channel runs the
+// Every host gets a host agent (agent_client.hpp) whose channel runs the
 // preflight and stays on to start all of the host's ranks; this machine's
 // through a local process, the same way.
-std::vector<std::shared_ptr<HostAgentExecutor>> host_agents(
+std::vector<std::shared_ptr<AgentClient>> agent_clients(
     const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
-  std::vector<std::shared_ptr<HostAgentExecutor>> agents;
+  std::vector<std::shared_ptr<AgentClient>> agents;
   for (const auto& host_ex : per_host(plan, ex))
-    agents.push_back(std::make_shared<HostAgentExecutor>(host_ex, "", err));
+    agents.push_back(std::make_shared<AgentClient>(host_ex, "", err));
   return agents;
 }
 
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
                           const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
                           ProgressBoard& board,
-                          const std::vector<std::shared_ptr<HostAgentExecutor>>& agents) {
+                          const std::vector<std::shared_ptr<AgentClient>>& agents) {
   // An agent's idle limit: no frame for that long means the launcher is
   // gone or cut off; past the wrappers' own limits (agent_protocol.hpp).
   auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
-                              o.record_dir || o.log_dir, ws.rank_helpers, own_agent_copy(),
+                              o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
                               o.heartbeat_limit.count() + kAgentIdleMargin);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
@@ -260,7 +260,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   // lines under --verbose, nothing otherwise); erased before any output.
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board);
-  auto agents = host_agents(plan, executors, s.err);
+  auto agents = agent_clients(plan, executors, s.err);
   PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents);
   // Every host's agent runs now (else preflight() threw): it takes the ranks.
   for (size_t h = 0; h < agents.size(); ++h)

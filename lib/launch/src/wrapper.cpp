@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 
 namespace distkit::launch {
 

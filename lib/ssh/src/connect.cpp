@@ -35,7 +35,7 @@ std::string home() {
 
 // What every connecting thread shares, read-only. local_user is looked up
 // once here: getpwuid() is not thread-safe.
-struct Plan {
+struct ConnectPlan {
   std::optional<std::filesystem::path> config_path;
   SshConfig config;
   const ConnectOptions& options;
@@ -63,7 +63,7 @@ std::string classify_ssh_error(const std::string& err) {
 }
 
 std::shared_ptr<Executor> connect_system_ssh(const std::string& host, const HostConfig& hc,
-                                             const Plan& plan) {
+                                             const ConnectPlan& plan) {
   const auto& o = plan.options;
   auto timeout_s = hc.connect_timeout_s.value_or(
       static_cast<int>(std::max<long long>(1, o.connect_timeout.count() / 1000)));
@@ -86,7 +86,7 @@ std::shared_ptr<Executor> connect_system_ssh(const std::string& host, const Host
   return ex;
 }
 
-std::shared_ptr<Executor> connect_one(const std::string& host, const Plan& plan) {
+std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan& plan) {
   const auto& o = plan.options;
   // "user@name" as ssh(1) takes it: Host patterns match the name part.
   auto at = host.rfind('@');
@@ -134,7 +134,7 @@ SshConfig load_config(const std::optional<std::filesystem::path>& path) {
 
 Connections connect_all(const std::vector<std::string>& hosts, const ConnectOptions& options) {
   auto path = SshConfig::default_path(options.ssh_config);
-  Plan plan{path, load_config(path), options, local_user()};
+  ConnectPlan plan{path, load_config(path), options, local_user()};
   // Distinct hosts, in first-seen order.
   std::vector<std::string> distinct;
   std::map<std::string, size_t> index;

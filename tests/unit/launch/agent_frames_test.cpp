@@ -1,7 +1,7 @@
 // The protocol's one table (distkit/launch/agent_frames.hpp) against its
 // encoders, its reader and its document: every frame an encoder makes reads
 // back as the table says, every malformed header is refused, and
-// distlaunch-rank(1) documents exactly the table's frames.
+// distkit-agent(1) documents exactly the table's frames.
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -9,7 +9,7 @@
 
 #include "catch.hpp"
 #include "distkit/launch/agent_frames.hpp"
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/wrapper.hpp"
 
 using namespace distkit::launch;
@@ -91,8 +91,8 @@ TEST_CASE("a header that is not a frame of its channel is refused", "[launch][fr
   CHECK((v->number == 2 && v->word == "0.1.0+g3f2a"));
 }
 
-TEST_CASE("distlaunch-rank(1) documents exactly the table's frames", "[launch][frames]") {
-  std::ifstream in(std::string(DISTKIT_TEST_DATA_DIR) + "/../../man/distlaunch-rank.1.md");
+TEST_CASE("distkit-agent(1) documents exactly the table's frames", "[launch][frames]") {
+  std::ifstream in(std::string(DISTKIT_TEST_DATA_DIR) + "/../../man/distkit-agent.1.md");
   REQUIRE(in);
   std::stringstream ss;
   ss << in.rdbuf();

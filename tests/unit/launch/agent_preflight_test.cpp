@@ -1,5 +1,5 @@
 // The preflight's host-agent decisions (preflight.cpp), with real processes
-// on this machine: an installed distlaunch-rank becomes the agent; a host
+// on this machine: an installed distkit-agent becomes the agent; a host
 // with none gets distlaunch's own copy in its cache when the system
 // matches, and a one-line refusal naming the host and the fix when it does
 // not; an agent of another protocol, or one from before the agent, is
@@ -49,22 +49,22 @@ struct Cache {
 
 struct Result {
   PreflightReport report;
-  std::shared_ptr<HostAgentExecutor> agent;
+  std::shared_ptr<AgentClient> agent;
 };
 
-Result preflight_with(const std::vector<std::string>& helpers,
+Result preflight_with(const std::vector<std::string>& candidates,
                       const std::optional<AgentCopy>& copy) {
   auto plan = test::local_plan(1, {"true"});
   std::vector<std::shared_ptr<ssh::Executor>> ex = {
       std::make_shared<ssh::LocalExecutor>("localhost")};
   Result r;
-  r.agent = std::make_shared<HostAgentExecutor>(ex[0], "");
-  r.report = run_preflight(plan, ex, {r.agent}, false, true, false, helpers, copy, 3);
+  r.agent = std::make_shared<AgentClient>(ex[0], "");
+  r.report = run_preflight(plan, ex, {r.agent}, false, true, false, candidates, copy, 3);
   return r;
 }
 
 AgentCopy own_copy(const std::string& system) {
-  return {DISTKIT_RANK_HELPER_PATH, system, std::string("distlaunch-rank-test-") + kVersion};
+  return {DISTKIT_AGENT_PATH, system, std::string(kVersion) + "-test"};
 }
 
 // An executable sh script at `path`.
@@ -75,39 +75,40 @@ void script(const fs::path& path, const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("an installed distlaunch-rank becomes the host agent", "[launch][preflight]") {
+TEST_CASE("an installed distkit-agent becomes the host agent", "[launch][preflight]") {
   Cache cache;
-  auto r = preflight_with({DISTKIT_RANK_HELPER_PATH}, own_copy(this_system()));
+  auto r = preflight_with({DISTKIT_AGENT_PATH}, own_copy(this_system()));
   CHECK(r.report.agent_problems.empty());
   CHECK(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
-  CHECK(f.helper == DISTKIT_RANK_HELPER_PATH);
-  CHECK(f.agent == std::to_string(kAgentProtocol) + " " + kVersion);
+  CHECK(f.agent == DISTKIT_AGENT_PATH);
+  CHECK(f.agent_hello == std::to_string(kAgentProtocol) + " " + kVersion);
   CHECK_FALSE(f.agent_copied);
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));  // nothing copied
   auto run = test::run_on(test::local_plan(1, {"echo", "ran"}), test::quiet_options(), r.agent);
   CHECK(run.out == "ran\n");
 }
 
-TEST_CASE("a host without distlaunch-rank gets distlaunch's own copy, once",
+TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once",
           "[launch][preflight]") {
   Cache cache;
   auto copy = own_copy(this_system());
-  auto r = preflight_with({"/nonexistent/distlaunch-rank"}, copy);
+  auto r = preflight_with({"/nonexistent/distkit-agent"}, copy);
   CHECK(r.report.agent_problems.empty());
   REQUIRE(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
-  const fs::path cached = cache.dir / "distkit" / copy.name;
-  CHECK(f.helper == cached.string());
+  const fs::path cached = cache.dir / "distkit" / copy.build / "distkit-agent";
+  CHECK(f.agent == cached.string());
   CHECK(f.agent_copied);
-  CHECK(fs::file_size(cached) == fs::file_size(DISTKIT_RANK_HELPER_PATH));
-  CHECK((fs::status(cache.dir / "distkit").permissions() & fs::perms::all) == fs::perms::owner_all);
+  CHECK(fs::file_size(cached) == fs::file_size(DISTKIT_AGENT_PATH));
+  for (const auto& dir : {cache.dir / "distkit", cache.dir / "distkit" / copy.build})
+    CHECK((fs::status(dir).permissions() & fs::perms::all) == fs::perms::owner_all);
   auto run = test::run_on(test::local_plan(1, {"echo", "ran"}), test::quiet_options(), r.agent);
   CHECK(run.out == "ran\n");
   // The next job finds the copy in the preflight: nothing copied again.
-  auto again = preflight_with({"/nonexistent/distlaunch-rank"}, copy);
+  auto again = preflight_with({"/nonexistent/distkit-agent"}, copy);
   CHECK(again.agent->running());
-  CHECK(again.report.hosts.at("localhost").helper == cached.string());
+  CHECK(again.report.hosts.at("localhost").agent == cached.string());
   CHECK_FALSE(again.report.hosts.at("localhost").agent_copied);
 }
 
@@ -116,21 +117,21 @@ TEST_CASE("a host the launcher's own copy cannot serve is refused in one line",
   Cache cache;
   // As a launcher of another system sees an Apple Silicon Mac: there
   // `uname -s` prints Darwin and `uname -m` arm64 (uname(1); public how-tos).
-  auto r = preflight_with({"/nonexistent/distlaunch-rank"}, own_copy("Darwin arm64"));
+  auto r = preflight_with({"/nonexistent/distkit-agent"}, own_copy("Darwin arm64"));
   CHECK_FALSE(r.agent->running());
   REQUIRE(r.report.agent_problems.size() == 1);
   CHECK(r.report.agent_problems[0] ==
-        "localhost: no distlaunch-rank there, and it runs " + this_system() +
+        "localhost: no distkit-agent there, and it runs " + this_system() +
             ", this distlaunch Darwin arm64, so distlaunch's own cannot run there; install "
-            "distkit on localhost (see README: hosts), or name its distlaunch-rank with "
-            "--rank-helper");
+            "distkit on localhost (see README: hosts), or name its distkit-agent with "
+            "--agent");
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
   // And with no copy to give at all.
-  auto none = preflight_with({"/nonexistent/distlaunch-rank"}, std::nullopt);
+  auto none = preflight_with({"/nonexistent/distkit-agent"}, std::nullopt);
   REQUIRE(none.report.agent_problems.size() == 1);
   CHECK(none.report.agent_problems[0] ==
-        "localhost: no distlaunch-rank there, and none beside this distlaunch to copy; install "
-        "distkit on localhost, or name its distlaunch-rank with --rank-helper");
+        "localhost: no distkit-agent there, and none beside this distlaunch to copy; install "
+        "distkit on localhost, or name its distkit-agent with --agent");
 }
 
 TEST_CASE("an agent of another protocol or from before the agent is refused with the remedy",
@@ -138,7 +139,7 @@ TEST_CASE("an agent of another protocol or from before the agent is refused with
   Cache cache;
   const fs::path dir = cache.dir;
   const std::string remedy = std::string("install distkit ") + kVersion +
-                             " there, or pass --rank-helper none to use distlaunch's own copy";
+                             " there, or pass --agent none to use distlaunch's own copy";
   // Passes the check, then says hello in protocol 1 (a distkit 0.0.9).
   script(dir / "other-protocol", std::string("[ \"$2\" = --check-ports ] && exit 0\n") +
                                      "printf 'V 1 0.0.9\\n'; exec cat >/dev/null\n");
@@ -155,14 +156,14 @@ TEST_CASE("an agent of another protocol or from before the agent is refused with
   REQUIRE(refused.report.agent_problems.size() == 1);
   CHECK(refused.report.agent_problems[0] ==
         "localhost: " + (dir / "refuses").string() + " (exit 126) refused " +
-            kAgentProtocolFlag + " (distlaunch-rank of another distkit version?); " + remedy);
+            kAgentProtocolFlag + " (distkit-agent of another distkit version?); " + remedy);
   // Passes the check, then ends without a hello.
   script(dir / "no-hello", "[ \"$2\" = --check-ports ] && exit 0\nexit 126\n");
   auto old = preflight_with({(dir / "no-hello").string()}, own_copy(this_system()));
   REQUIRE(old.report.agent_problems.size() == 1);
   CHECK(old.report.agent_problems[0] ==
         "localhost: " + (dir / "no-hello").string() +
-            " did not start as the host agent (a distlaunch-rank from before distkit's host "
+            " did not start as the host agent (a distkit-agent from before distkit's host "
             "agent?); " + remedy);
   // None of them was passed over for a copy.
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));

@@ -67,7 +67,7 @@ TEST_CASE("the dry run shows every rank, its environment and never the secret",
   CHECK(args[0] == "0");
   CHECK(args[args.size() - 2] == "echo");
   CHECK(args.back() == "hi there");
-  CHECK(text.find("# rank 0's start request to its host agent (distlaunch-rank), as words:\n0 ") !=
+  CHECK(text.find("# rank 0's start request to its host agent (distkit-agent), as words:\n0 ") !=
         std::string::npos);
 }
 
@@ -105,7 +105,7 @@ TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
   o.hostfile = "/x/hosts.json";
   PreflightReport facts;
   facts.hosts["localhost"].os = "Linux 6.1 x86_64";
-  facts.hosts["localhost"].helper = "/opt/homebrew/bin/distlaunch-rank";
+  facts.hosts["localhost"].agent = "/opt/homebrew/bin/distkit-agent";
   std::string text = render_manifest({o, plan, facts, run.result, std::string("[]")});
   CHECK(text.find("deadbeefcafe") == std::string::npos);
   auto j = nlohmann::json::parse(text);
@@ -116,7 +116,7 @@ TEST_CASE("the manifest records hostfile hash, per-rank outcome and no secret",
   CHECK(j["ranks"][1]["pid"].get<int>() > 0);
   CHECK(j["ranks"][0]["env"]["MLX_RANK"] == "0");
   CHECK(j["hosts"]["localhost"]["os"] == "Linux 6.1 x86_64");
-  CHECK(j["hosts"]["localhost"]["rank_helper"] == "/opt/homebrew/bin/distlaunch-rank");
+  CHECK(j["hosts"]["localhost"]["agent"] == "/opt/homebrew/bin/distkit-agent");
 }
 
 TEST_CASE("line assembly joins chunks and never splits a line", "[launch][output]") {

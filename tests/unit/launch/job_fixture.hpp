@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "distkit/launch/agent_protocol.hpp"
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/supervisor.hpp"
 #include "distkit/ssh/local_executor.hpp"
@@ -62,7 +62,7 @@ inline SuperviseOptions quiet_options() {
   return o;
 }
 
-// Every rank of `plan` on `ex` (a HostAgentExecutor, or a stand-in).
+// Every rank of `plan` on `ex` (a AgentClient, or a stand-in).
 inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Executor> ex) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
@@ -83,15 +83,15 @@ inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Exe
 // The real host agent on this machine (idle limit `idle` seconds, the
 // launcher's wait for the first rank).
 inline std::string real_agent_command(int idle = 3) {
-  return std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag +
+  return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag +
          " --host-agent " + std::to_string(idle) + " " + std::to_string(kFirstRankWait);
 }
 
-// Every rank goes through one HostAgentExecutor on this machine running
+// Every rank goes through one AgentClient on this machine running
 // `agent_command` (the host agent, or a stand-in), as distlaunch runs them.
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
                      const std::string& agent_command = real_agent_command()) {
-  auto ex = std::make_shared<HostAgentExecutor>(std::make_shared<ssh::LocalExecutor>("localhost"),
+  auto ex = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
                                                 agent_command);
   return run_on(plan, std::move(o), ex);
 }

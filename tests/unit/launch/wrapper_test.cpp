@@ -1,4 +1,4 @@
-// A rank's wrapper (a child of the host agent, distlaunch-rank) on its own,
+// A rank's wrapper (a child of the host agent, distkit-agent) on its own,
 // through a real agent on this machine: the rank dies when the launcher's
 // stream ends without the end marker, when heartbeats stop, and on the T/K
 // frames; start errors are clear.
@@ -19,7 +19,7 @@
 
 #include "catch.hpp"
 #include "distkit/launch/agent_protocol.hpp"
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/version.hpp"
@@ -38,7 +38,7 @@ struct Started {
 };
 
 // The ways a wrapper is reached: "agent", the wrapper forked by the host
-// agent through HostAgentExecutor, as distlaunch runs every rank. (The
+// agent through AgentClient, as distlaunch runs every rank. (The
 // perl and sh wrappers and the per-rank channel are gone: one host side.)
 const char* const kWrappers[] = {"agent"};
 
@@ -57,7 +57,7 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   // of stderr applies to that. Its idle limit is past the wrapper's own
   // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), test::real_agent_command(4) + r);
   s.cmd = agent->start(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
   return s;
@@ -350,27 +350,27 @@ TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][w
 
 TEST_CASE("the agent's wrapper runs the rank, and refuses to be started by hand",
           "[launch][wrapper]") {
-  // The rank names its parent: the wrapper, a fork of distlaunch-rank.
+  // The rank names its parent: the wrapper, a fork of distkit-agent.
   auto s = start_wrapper("agent", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}),
                          fast());
   s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
   CHECK(s.exit.get().exit_status == 0);
-  CHECK(s.err->find("distlaunch-rank\n") != std::string::npos);
+  CHECK(s.err->find("distkit-agent\n") != std::string::npos);
   s.cmd->close_stdin();
   // Ranks come only through the agent: a rank's arguments by hand, or
   // another protocol, is refused with what it is and the fix.
   for (std::string args : {std::string(kAgentProtocolFlag) + " 4 0 30 5 '' 0 1 0 true",
                            std::string("--protocol=9 --host-agent 4")}) {
     INFO(args);
-    std::string cmd = std::string(DISTKIT_RANK_HELPER_PATH) + " " + args + " 2>&1";
+    std::string cmd = std::string(DISTKIT_AGENT_PATH) + " " + args + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
     REQUIRE(p);
     char line[512] = {0};
     std::string said = std::fgets(line, sizeof line, p) ? line : "";
     int status = ::pclose(p);
     CHECK(WEXITSTATUS(status) == 126);
-    CHECK(said.find(std::string("distlaunch-rank: this is distkit ") + kVersion +
+    CHECK(said.find(std::string("distkit-agent: this is distkit ") + kVersion +
                     "'s host agent (" + kAgentProtocolFlag +
                     "); distlaunch starts it, not a user") == 0);
     CHECK((said.find("the launcher speaks another protocol") != std::string::npos) ==
@@ -391,7 +391,7 @@ std::pair<int, std::string> shell_output(const std::string& command) {
 }
 }  // namespace
 
-TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launch][wrapper]") {
+TEST_CASE("distkit-agent --check-ports lists the ports already taken", "[launch][wrapper]") {
   // One port held open here (listening), one free: only the held one is busy.
   int held = ::socket(AF_INET, SOCK_STREAM, 0);
   REQUIRE(held >= 0);
@@ -413,8 +413,8 @@ TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launc
   REQUIRE(::getsockname(probe, reinterpret_cast<sockaddr*>(&b), &len) == 0);
   const int free_port = ntohs(b.sin_port);
   ::close(probe);
-  const std::string helper = DISTKIT_RANK_HELPER_PATH;
-  const std::string check = helper + " " + kAgentProtocolFlag + " --check-ports ";
+  const std::string agent = DISTKIT_AGENT_PATH;
+  const std::string check = agent + " " + kAgentProtocolFlag + " --check-ports ";
   auto [rc, out] = shell_output(check + std::to_string(free_port) + " " + std::to_string(busy));
   CHECK(rc == 0);
   CHECK(out == "busy=" + std::to_string(busy) + "\n");
@@ -423,9 +423,9 @@ TEST_CASE("distlaunch-rank --check-ports lists the ports already taken", "[launc
   CHECK(out.empty());
   std::tie(rc, out) = shell_output(check + "70000");
   CHECK(rc == 2);
-  CHECK(out == "distlaunch-rank: --check-ports: '70000' is not a port (1-65535)\n");
-  // Another protocol's check fails, so the preflight reports the helper.
-  std::tie(rc, out) = shell_output(helper + " --protocol=1 --check-ports 1");
+  CHECK(out == "distkit-agent: --check-ports: '70000' is not a port (1-65535)\n");
+  // Another protocol's check fails, so the preflight reports the agent.
+  std::tie(rc, out) = shell_output(agent + " --protocol=1 --check-ports 1");
   CHECK(rc == 126);
   ::close(held);
 }

@@ -3,8 +3,8 @@
 // frame's header line, used by all three decoders (the agent's reader of
 // the launcher's frames, the launcher's reader of the agent's, the rank
 // wrapper's reader of the launcher's). Header-only, the C++ standard
-// library only, so the libc-only distlaunch-rank includes it too. The
-// document is distlaunch-rank(1), PROTOCOL; a unit test checks it and the
+// library only, so the libc-only distkit-agent includes it too. The
+// document is distkit-agent(1), PROTOCOL; a unit test checks it and the
 // encoders against this table.
 //
 // A frame is one header line, "<kind>[ <field>]...\n", then, when one of

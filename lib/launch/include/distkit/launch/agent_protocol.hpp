@@ -1,14 +1,14 @@
 // The one number both ends of the launcher <-> host agent protocol check:
-// distlaunch (lib/launch) and distlaunch-rank (apps/rank_helper, libc only,
+// distlaunch (lib/launch) and distkit-agent (apps/agent, libc only,
 // which includes this header and distkit/version.hpp and nothing else of
 // distkit). Raise kAgentProtocol with any change to a frame, an argument or
 // a meaning; the preflight then refuses a host whose agent speaks another
 // one, naming the host and the remedy, instead of guessing.
 //
 // The handshake, in order:
-//   1. the preflight runs `distlaunch-rank --protocol=N --check-ports ...`:
+//   1. the preflight runs `distkit-agent --protocol=N --check-ports ...`:
 //      an agent of another protocol exits 126 and is reported as refused;
-//   2. it execs `distlaunch-rank --protocol=N --host-agent IDLE FIRST_WAIT`
+//   2. it execs `distkit-agent --protocol=N --host-agent IDLE FIRST_WAIT`
 //      (the launcher's timing, below), whose first frame is the hello
 //      "V <protocol> <distkit version>"; the launcher hands the host its
 //      ranks only after a hello of its own protocol.

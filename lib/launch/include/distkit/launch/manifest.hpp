@@ -26,7 +26,7 @@ struct ManifestInputs {
 };
 
 // Schema of the manifest ("schema" field; see distlaunch(1) JSON OUTPUT).
-inline constexpr const char* kManifestSchema = "distkit.launch-manifest/1";
+inline constexpr const char* kManifestSchema = "distkit.launch-manifest/2";
 
 std::string render_manifest(const ManifestInputs& in);
 // Writes render_manifest() to dir/manifest.json (creating dir); throws

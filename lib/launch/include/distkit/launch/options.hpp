@@ -48,11 +48,11 @@ struct LaunchOptions {
   // is reported as stalled (--stall-timeout; 0 = off).
   std::chrono::seconds stall_limit{60};
   bool preflight = true;
-  // --rank-helper: where distlaunch-rank is installed on the hosts
+  // --agent: where distkit-agent is installed on the hosts
   // ("none": nowhere, use distlaunch's own copy); unset: PATH, this
   // distlaunch's own directory, /opt/homebrew/bin, /usr/local/bin, the
   // first found. After it, the copy in the host's cache.
-  std::optional<std::string> rank_helper;
+  std::optional<std::string> agent;
   bool accept_new_host_keys = false;
   std::chrono::milliseconds connect_timeout{10000};
 };

@@ -2,8 +2,8 @@
 // checks that the command and --cwd exist, reports the OS build and, for
 // python jobs, the python and mlx versions, tries the ports the host's
 // ranks will listen on (bound once each: here directly, on remote hosts by
-// distlaunch-rank), and finds distlaunch-rank, which then takes the channel over as the host
-// agent (host_agent.hpp). A host with none gets this distlaunch's own copy
+// distkit-agent), and finds distkit-agent, which then takes the channel over as the host
+// agent (agent_client.hpp). A host with none gets this distlaunch's own copy
 // when it runs the same OS and architecture. Every problem of every host is
 // reported at once; version drift between hosts is a warning.
 #pragma once
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/ssh/executor.hpp"
 
@@ -22,17 +22,17 @@ namespace distkit::launch {
 
 struct HostFacts {
   std::string os, python, mlx, git;
-  std::string helper;  // the distlaunch-rank that runs there ("" if none)
-  std::string agent;   // its hello: "<protocol> <distkit version>" ("" if none)
+  std::string agent;        // the distkit-agent that runs there ("" if none)
+  std::string agent_hello;  // its hello: "<protocol> <distkit version>" ("" if none)
   bool agent_copied = false;  // this job copied distlaunch's own there
   bool answered = false;  // the host's check ran to its end (else: facts unknown)
 };
 
-// This distlaunch's own distlaunch-rank, for hosts that have none.
+// This distlaunch's own distkit-agent, for hosts that have none.
 struct AgentCopy {
   std::string path;    // here
   std::string system;  // this machine's, as `uname -s` and `uname -m` print it
-  std::string name;    // its file name in a host's cache (version and build)
+  std::string build;   // its directory in a host's cache: version and build
 };
 // Beside this distlaunch (where distkit installs it, and in the build
 // tree); nothing when it is not there.
@@ -51,20 +51,20 @@ struct PreflightReport {
 };
 
 // `executors` maps each of plan.hosts to its executor (same order), and
-// `agents` each to the HostAgentExecutor over it whose channel runs the
+// `agents` each to the AgentClient over it whose channel runs the
 // check and stays on as the host agent (idle limit `agent_idle` seconds).
 // With `check` false only the facts are gathered (for the manifest) and
 // the agent found, no problem of the checks is reported. `want_commit`:
 // also ask for the git commit of the working directory (the manifest's; a
-// program start per host otherwise saved). `helpers`: the installed
-// distlaunch-rank candidates (WrapperSettings::rank_helpers), tried before
+// program start per host otherwise saved). `candidates`: the installed
+// distkit-agent candidates (WrapperSettings::agent_candidates), tried before
 // `copy`'s name in the host's cache; `copy` is copied there when neither
 // exists and the host's system matches.
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                              const std::vector<std::shared_ptr<HostAgentExecutor>>& agents,
+                              const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& helpers,
+                              const std::vector<std::string>& candidates,
                               const std::optional<AgentCopy>& copy, long agent_idle);
 
 // The local ports the plan's ranks on this machine will listen on, that are

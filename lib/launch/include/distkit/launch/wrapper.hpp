@@ -1,5 +1,5 @@
 // A rank's side on its host: the start request the launcher sends the host
-// agent (distlaunch-rank, apps/rank_helper; frames in host_agent.hpp) for
+// agent (distkit-agent, apps/agent; frames in agent_frames.hpp) for
 // one rank, and the framed stdin protocol the launcher then speaks to that
 // rank's wrapper (a child of the agent). The wrapper writes the rank's data
 // files and secret into a private temp dir, starts the command in its own
@@ -32,11 +32,11 @@ struct WrapperSettings {
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
-  // The installed distlaunch-rank the preflight tries on each host, in
+  // The installed distkit-agent the preflight tries on each host, in
   // order: a name without '/' is looked up on the host's PATH, a path must
   // be executable there. After them, the copy distlaunch keeps in the
   // host's cache (run.cpp); none found: distlaunch copies its own there.
-  std::vector<std::string> rank_helpers;
+  std::vector<std::string> agent_candidates;
 };
 
 // One rank's start request, as its parts: the environment (KEY=VALUE, the
@@ -50,7 +50,7 @@ struct RankRequest {
 RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSettings& settings);
 
 // The same, encoded for the agent (agent_request): pass it to the host's
-// HostAgentExecutor as the rank's command.
+// AgentClient as the rank's command.
 std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);
 

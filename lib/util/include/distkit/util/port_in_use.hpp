@@ -1,7 +1,7 @@
 // Is a TCP port already taken here? Bound once, as a rank will bind it
 // (any address, SO_REUSEADDR, so a port in TIME_WAIT counts as free).
 // Header-only and libc-only: distlaunch's preflight for this machine and
-// distlaunch-rank's `--check-ports` on the hosts (which links no distkit
+// distkit-agent's `--check-ports` on the hosts (which links no distkit
 // library) ask the same question the same way.
 #pragma once
 

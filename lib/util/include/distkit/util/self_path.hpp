@@ -1,5 +1,5 @@
 // Where the running program's executable is, so a tool can name programs
-// installed beside it (distlaunch looks for distlaunch-rank there on hosts
+// installed beside it (distlaunch looks for distkit-agent there on hosts
 // installed the same way).
 #pragma once
 

@@ -1,11 +1,11 @@
 // Small POSIX helpers shared by the rank wrapper (main.cpp) and the host
-// agent (host_agent.cpp). libc only, header-only.
+// agent (agent.cpp). libc only, header-only.
 #pragma once
 
 #include <fcntl.h>
 #include <time.h>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 // Monotonic seconds, for timeouts.
 inline double now_seconds() {
@@ -20,4 +20,4 @@ inline void set_cloexec_nonblock(int fd) {
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 namespace {
 
@@ -67,4 +67,4 @@ bool group_gone(pid_t pgid) {
   return !ps_says_alive(pgid);
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

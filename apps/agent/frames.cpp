@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 namespace {
 
@@ -59,4 +59,4 @@ int signal_number(const std::string& name) {
   return 0;
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

@@ -3,11 +3,11 @@
 
 #include <sys/types.h>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 // true when no process of group `pgid` is alive (zombies do not count:
 // kill(-pgid, 0) still sees them until their parent reaps them). Linux reads
 // /proc; elsewhere (macOS) it asks ps, as the perl wrapper does.
 bool group_gone(pid_t pgid);
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

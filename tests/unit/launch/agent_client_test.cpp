@@ -1,6 +1,6 @@
 // The host agent: its frame format on the launcher's side, and whole jobs
-// supervised through one agent (apps/rank_helper/host_agent.cpp, the real
-// distlaunch-rank) on this machine: output, exit codes, fail-fast
+// supervised through one agent (apps/agent/agent.cpp, the real
+// distkit-agent) on this machine: output, exit codes, fail-fast
 // teardown, stdin to every rank, and an agent that dies or talks nonsense.
 #include <fcntl.h>
 #include <signal.h>
@@ -157,7 +157,7 @@ TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a rea
 }
 
 TEST_CASE("the preflight's channel becomes the agent after the marker line", "[launch][agent]") {
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
                                           std::string(kAgentMarker) + "; " + agent_command());
@@ -177,7 +177,7 @@ TEST_CASE("the preflight's channel becomes the agent after the marker line", "[l
 }
 
 TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][agent]") {
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight("echo os=test; echo oops >&2; exit 3");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
@@ -198,11 +198,11 @@ TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][
 TEST_CASE("an idle agent waits for its first rank longer than after its last", "[launch][agent]") {
   // IDLE 1: before the first rank it waits 30 s more (the other hosts'
   // preflights); once its ranks are done, 1 s without a frame ends it.
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done =
       agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) + "; exec " +
-                                  DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
+                                  DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(agent->running());
@@ -216,9 +216,9 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
 
 TEST_CASE("a preflight whose agent ends before its hello leaves no agent, the checks stand",
           "[launch][agent]") {
-  // A distlaunch-rank from before the agent: it passes --check-ports, then
+  // A distkit-agent from before the agent: it passes --check-ports, then
   // refuses --host-agent (too few arguments, 126).
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done =
       agent->start_with_preflight(std::string("echo os=test; echo ") + std::string(kAgentMarker) +
@@ -236,9 +236,9 @@ TEST_CASE("an agent that hears nothing for its idle limit stops its running rank
   // IDLE 1 and the wrapper's own limit 5 s: after the start frames nothing
   // more comes (a cut link). The agent, not the wrapper's watchdog, stops
   // the rank after ~1 s, and still reports it.
-  auto agent = std::make_shared<HostAgentExecutor>(
+  auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"),
-      std::string("exec ") + DISTKIT_RANK_HELPER_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
+      std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
   auto plan = local_plan(1, {"sleep", "30"});
   WrapperSettings ws;
   ws.heartbeat_limit = std::chrono::seconds(5);
@@ -282,7 +282,7 @@ class SlowStart : public ssh::Executor {
 
 TEST_CASE("garbage from the agent before its channel is stored still ends the ranks",
           "[launch][agent]") {
-  auto agent = std::make_shared<HostAgentExecutor>(std::make_shared<SlowStart>(),
+  auto agent = std::make_shared<AgentClient>(std::make_shared<SlowStart>(),
                                                    "echo hello; exec cat >/dev/null");
   auto run = run_on(local_plan(2, {"sleep", "30"}), quiet_options(), agent);
   CHECK(run.result.exit_code == 255);

@@ -1,13 +1,13 @@
-// The host agent: one distlaunch-rank per host that starts all of that
+// The host agent: one distkit-agent per host that starts all of that
 // host's ranks over a single channel (SSH, or a local process for this
 // machine), as mpirun's orted does. Each rank gets its own wrapper (a
 // forked child running run_rank: temp dir, process group, heartbeat
 // watchdog, stdin frames).
 //
-//   distlaunch-rank --protocol=2 --host-agent IDLE FIRST_WAIT   (seconds)
+//   distkit-agent --protocol=2 --host-agent IDLE FIRST_WAIT   (seconds)
 //
 // Its frames (N, I, C, A in; V, O, R, X out) are agent_frames.hpp's table,
-// documented in distlaunch-rank(1), PROTOCOL; the hello V comes first.
+// documented in distkit-agent(1), PROTOCOL; the hello V comes first.
 // The agent's own errors go to its stderr. It ends when its stdin closes
 // (after closing every wrapper's stdin and waiting for them: the launcher is
 // gone) or when it has had no wrapper and no input for IDLE_SECONDS (the
@@ -16,12 +16,12 @@
 // preflight). Both come from the launcher (agent_protocol.hpp).
 #pragma once
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 // argv: the arguments after --host-agent.
-int run_host_agent(int argc, char** argv);
+int run_agent(int argc, char** argv);
 
-// The wrapper for one rank (main.cpp), argv as distlaunch-rank's own.
+// The wrapper for one rank (main.cpp), argv as distkit-agent's own.
 int run_rank(int argc, char** argv);
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

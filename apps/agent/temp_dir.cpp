@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 std::string owner_name(const std::string& host) {
   char ns[256];
@@ -97,4 +97,4 @@ std::string make_temp_dir(const std::string& tmp, const std::string& owner) {
   return templ;
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

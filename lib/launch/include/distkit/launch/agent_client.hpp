@@ -1,6 +1,6 @@
-// The launcher's side of the host agent (distlaunch-rank --host-agent; the
-// frames are agent_frames.hpp's, documented in distlaunch-rank(1)): one
-// channel per host carries all of that host's ranks. HostAgentExecutor is
+// The launcher's side of the host agent (distkit-agent --host-agent; the
+// frames are agent_frames.hpp's, documented in distkit-agent(1)): one
+// channel per host carries all of that host's ranks. AgentClient is
 // an Executor, so the supervisor starts, feeds, aborts and waits for a rank
 // as it would on a channel of its own; each rank's "command" is its start
 // request (rank_start_request, wrapper.hpp).
@@ -53,21 +53,21 @@ class AgentFrameParser {
 inline constexpr std::string_view kAgentMarker = "@@distlaunch:agent";
 // The fact line start_with_preflight adds to the preflight's output for the
 // agent's hello: "agent_hello=<protocol> <distkit version>"; absent when the
-// agent ended before its hello (a distlaunch-rank from before the agent).
+// agent ended before its hello (a distkit-agent from before the agent).
 inline constexpr std::string_view kHelloFact = "agent_hello";
 
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
 
-class HostAgentExecutor : public ssh::Executor,
-                          public std::enable_shared_from_this<HostAgentExecutor> {
+class AgentClient : public ssh::Executor,
+                          public std::enable_shared_from_this<AgentClient> {
  public:
   // `inner`: the host's executor; `agent_command`: the shell command that
   // runs the agent there.
   // `err`: where the agent's own messages go (prefixed with the host).
-  HostAgentExecutor(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
+  AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
                     std::FILE* err = stderr);
-  ~HostAgentExecutor() override;
+  ~AgentClient() override;
 
   const std::string& host() const override { return inner_->host(); }
   bool is_local() const override { return inner_->is_local(); }
@@ -84,7 +84,7 @@ class HostAgentExecutor : public ssh::Executor,
   // once the agent (which the script execs) has said hello; an agent of
   // this protocol then carries the ranks, one of another is closed at once.
   // A script that ends without the marker gives its exit as the result; one
-  // whose agent ends before its hello (a distlaunch-rank from before the
+  // whose agent ends before its hello (a distkit-agent from before the
   // agent) gives the checks' result. Either way there is then no agent
   // (running() false), and this may be called again (after the launcher
   // has copied its own agent there). Call before any start().
@@ -94,7 +94,7 @@ class HostAgentExecutor : public ssh::Executor,
   // Closes the agent's channel (a preflight that took too long).
   void abort_agent();
 
-  struct Slot;  // one rank (host_agent.cpp)
+  struct Slot;  // one rank (agent_client.cpp)
 
  private:
   friend class AgentRankCommand;

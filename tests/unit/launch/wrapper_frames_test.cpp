@@ -1,4 +1,4 @@
-// The compiled rank wrapper's frame reader (apps/rank_helper/frames.cpp):
+// The compiled rank wrapper's frame reader (apps/agent/frames.cpp):
 // frames split anywhere by the transport come out whole, data frames carry
 // exactly their bytes (newlines and NULs included), unknown lines are
 // reported as such, and signal names map as the launcher sends them.
@@ -9,9 +9,9 @@
 #include "distkit/launch/wrapper.hpp"
 #include "frames.hpp"
 
-using distlaunch_rank::FrameReader;
+using distkit_agent::FrameReader;
 
-TEST_CASE("the helper's frame reader reassembles frames split anywhere", "[launch][helper]") {
+TEST_CASE("the wrapper's frame reader reassembles frames split anywhere", "[launch][wrapper]") {
   namespace f = distkit::launch::frame;
   const std::string payload("line\n\0tail", 10);
   const std::string stream = f::secret("c0ffee") + f::heartbeat() + f::data(payload) +
@@ -40,7 +40,7 @@ TEST_CASE("the helper's frame reader reassembles frames split anywhere", "[launc
   }
 }
 
-TEST_CASE("the helper's frame reader waits for a data frame's bytes", "[launch][helper]") {
+TEST_CASE("the wrapper's frame reader waits for a data frame's bytes", "[launch][wrapper]") {
   FrameReader r;
   r.feed("D 5\nab", 6);
   CHECK_FALSE(r.next());
@@ -55,8 +55,8 @@ TEST_CASE("the helper's frame reader waits for a data frame's bytes", "[launch][
   CHECK(fr->kind == '?');
 }
 
-TEST_CASE("signal names map as the launcher sends them", "[launch][helper]") {
-  using distlaunch_rank::signal_number;
+TEST_CASE("signal names map as the launcher sends them", "[launch][wrapper]") {
+  using distkit_agent::signal_number;
   CHECK(signal_number("INT") == SIGINT);
   CHECK(signal_number("TERM") == SIGTERM);
   CHECK(signal_number("SIGHUP") == SIGHUP);

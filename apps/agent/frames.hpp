@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 struct Frame {
   char kind = 0;        // 'S' 'H' 'D' 'E' 'G' 'T' 'K', or '?' for anything else
@@ -33,4 +33,4 @@ class FrameReader {
 // number) to its number; 0 when unknown.
 int signal_number(const std::string& name);
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

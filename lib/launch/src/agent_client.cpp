@@ -1,7 +1,7 @@
-// HostAgentExecutor (contract in host_agent.hpp). The agent's channel
+// AgentClient (contract in agent_client.hpp). The agent's channel
 // callbacks run on the host's I/O thread; they find a rank's slot under the
 // mutex and call its handlers without it, as an executor of its own would.
-#include "distkit/launch/host_agent.hpp"
+#include "distkit/launch/agent_client.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -11,7 +11,7 @@
 
 namespace distkit::launch {
 
-struct HostAgentExecutor::Slot {
+struct AgentClient::Slot {
   ssh::StreamHandlers handlers;
   bool ended = false;    // on_exit is being or has been called
   bool done = false;     // on_exit has returned
@@ -70,8 +70,8 @@ ssh::ExitInfo agent_exit_info(std::string_view status) {
 // One rank on the agent: its frames go through the agent's channel.
 class AgentRankCommand : public ssh::RunningCommand {
  public:
-  AgentRankCommand(std::shared_ptr<HostAgentExecutor> owner, long id,
-                   std::shared_ptr<HostAgentExecutor::Slot> slot)
+  AgentRankCommand(std::shared_ptr<AgentClient> owner, long id,
+                   std::shared_ptr<AgentClient::Slot> slot)
       : owner_(std::move(owner)), id_(id), slot_(std::move(slot)) {}
   void write_stdin(std::string_view data) override {
     if (!data.empty()) owner_->send(agent_frame('I', id_, data));
@@ -84,16 +84,16 @@ class AgentRankCommand : public ssh::RunningCommand {
   }
 
  private:
-  std::shared_ptr<HostAgentExecutor> owner_;
+  std::shared_ptr<AgentClient> owner_;
   long id_;
-  std::shared_ptr<HostAgentExecutor::Slot> slot_;
+  std::shared_ptr<AgentClient::Slot> slot_;
 };
 
-HostAgentExecutor::HostAgentExecutor(std::shared_ptr<ssh::Executor> inner,
+AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner,
                                      std::string agent_command, std::FILE* err)
     : inner_(std::move(inner)), agent_command_(std::move(agent_command)), err_(err) {}
 
-HostAgentExecutor::~HostAgentExecutor() {
+AgentClient::~AgentClient() {
   // Every rank has ended (the supervisor waited for them): EOF ends the agent.
   if (agent_) {
     agent_->close_stdin();
@@ -101,7 +101,7 @@ HostAgentExecutor::~HostAgentExecutor() {
   }
 }
 
-ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
+ssh::StreamHandlers AgentClient::agent_handlers() {
   ssh::StreamHandlers h;
   h.on_stdout = [this](std::string_view b) { on_agent_stdout(b); };
   h.on_stderr = [this](std::string_view b) { on_agent_stderr(b); };
@@ -109,7 +109,7 @@ ssh::StreamHandlers HostAgentExecutor::agent_handlers() {
   return h;
 }
 
-std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const std::string& script) {
+std::future<ssh::CommandResult> AgentClient::start_with_preflight(const std::string& script) {
   std::unique_ptr<ssh::RunningCommand> ended;
   {
     std::lock_guard lock(mu_);
@@ -132,7 +132,7 @@ std::future<ssh::CommandResult> HostAgentExecutor::start_with_preflight(const st
 
 // Stores the started channel. Its thread may have run already, and found
 // garbage before there was a channel to abort: that abort happens now.
-void HostAgentExecutor::adopt(std::unique_ptr<ssh::RunningCommand> agent) {
+void AgentClient::adopt(std::unique_ptr<ssh::RunningCommand> agent) {
   bool abort_now = false;
   {
     std::lock_guard lock(mu_);
@@ -142,7 +142,7 @@ void HostAgentExecutor::adopt(std::unique_ptr<ssh::RunningCommand> agent) {
   if (abort_now) agent_now()->abort();
 }
 
-void HostAgentExecutor::abort_channel() {
+void AgentClient::abort_channel() {
   ssh::RunningCommand* agent = nullptr;
   {
     std::lock_guard lock(mu_);
@@ -152,12 +152,12 @@ void HostAgentExecutor::abort_channel() {
   if (agent) agent->abort();
 }
 
-bool HostAgentExecutor::running() {
+bool AgentClient::running() {
   std::lock_guard lock(mu_);
   return agent_ && !agent_ended_ && !aborted_;
 }
 
-void HostAgentExecutor::abort_agent() {
+void AgentClient::abort_agent() {
   {
     std::lock_guard lock(mu_);
     aborted_ = true;
@@ -165,7 +165,7 @@ void HostAgentExecutor::abort_agent() {
   abort_channel();
 }
 
-std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string& request,
+std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& request,
                                                               ssh::StreamHandlers handlers) {
   std::unique_lock lock(mu_);
   if (!agent_ && !agent_ended_) {
@@ -192,16 +192,16 @@ std::unique_ptr<ssh::RunningCommand> HostAgentExecutor::start(const std::string&
 }
 
 // Set once, before the first frame is sent; kept until we are destroyed.
-ssh::RunningCommand* HostAgentExecutor::agent_now() {
+ssh::RunningCommand* AgentClient::agent_now() {
   std::lock_guard lock(mu_);
   return agent_.get();
 }
 
-void HostAgentExecutor::send(const std::string& f) {
+void AgentClient::send(const std::string& f) {
   if (auto* agent = agent_now()) agent->write_stdin(f);  // one call a frame: no interleaving
 }
 
-void HostAgentExecutor::abort_rank(long id) {
+void AgentClient::abort_rank(long id) {
   bool all_aborted = true;
   {
     std::lock_guard lock(mu_);
@@ -216,7 +216,7 @@ void HostAgentExecutor::abort_rank(long id) {
   if (all_aborted) abort_channel();
 }
 
-void HostAgentExecutor::on_agent_stderr(std::string_view bytes) {
+void AgentClient::on_agent_stderr(std::string_view bytes) {
   if (phase_ != Phase::frames) {
     preflight_.err.append(bytes);
     return;
@@ -229,7 +229,7 @@ void HostAgentExecutor::on_agent_stderr(std::string_view bytes) {
   }
 }
 
-void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
+void AgentClient::on_agent_stdout(std::string_view bytes) {
   if (phase_ == Phase::facts) {
     // The preflight's lines until the marker line; what follows is frames.
     preflight_.out.append(bytes);
@@ -280,9 +280,9 @@ void HostAgentExecutor::on_agent_stdout(std::string_view bytes) {
   if (!ok) abort_channel();
 }
 
-void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
+void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   if (phase_ != Phase::frames) {
-    // No agent: the script ended before the marker (no distlaunch-rank
+    // No agent: the script ended before the marker (no distkit-agent
     // there, or the link failed; its result as ssh::Executor::run gives
     // it), or the agent before its hello (the checks' result stands).
     if (phase_ == Phase::facts) preflight_.exit = e;
@@ -319,7 +319,7 @@ void HostAgentExecutor::on_agent_exit(const ssh::ExitInfo& e) {
   for (long id : live) end_slot(id, lost);
 }
 
-void HostAgentExecutor::end_slot(long id, const ssh::ExitInfo& e) {
+void AgentClient::end_slot(long id, const ssh::ExitInfo& e) {
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard lock(mu_);

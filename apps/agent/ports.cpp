@@ -8,7 +8,7 @@
 
 #include "distkit/util/port_in_use.hpp"  // header-only, libc only
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 int check_ports(int argc, char** argv) {
   std::string busy;
@@ -17,7 +17,7 @@ int check_ports(int argc, char** argv) {
     errno = 0;
     long port = std::strtol(argv[i], &end, 10);
     if (errno || end == argv[i] || *end || port < 1 || port > 65535) {
-      std::fprintf(stderr, "distlaunch-rank: --check-ports: '%s' is not a port (1-65535)\n",
+      std::fprintf(stderr, "distkit-agent: --check-ports: '%s' is not a port (1-65535)\n",
                    argv[i]);
       return 2;
     }
@@ -29,4 +29,4 @@ int check_ports(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

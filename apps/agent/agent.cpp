@@ -1,11 +1,12 @@
-// The host agent (protocol in host_agent.hpp): one poll() loop over its
-// stdin, its stdout and three pipes per rank wrapper. Single-threaded, so a
+// The host agent (agent.hpp; frames in distkit/launch/agent_frames.hpp):
+// one poll() loop over its stdin, its stdout and three pipes per rank
+// wrapper. Single-threaded, so a
 // wrapper is forked without exec and runs run_rank directly (one exec less
 // per rank). Output is buffered here up to a limit; past it the wrappers'
 // pipes are not read, so a rank that writes faster than distlaunch takes
 // its output blocks in write(), as it would on its own channel, while
 // stdin frames (heartbeats) keep flowing to every wrapper.
-#include "host_agent.hpp"
+#include "agent.hpp"
 
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
@@ -26,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 namespace {
 
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
@@ -50,7 +51,7 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-struct Wrapper {
+struct WrapperChild {
   pid_t pid = -1;
   int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
   std::string queue;                // stdin bytes, written up to queue_off
@@ -71,7 +72,7 @@ class Agent {
 
  private:
   void say(const std::string& msg) {
-    std::string line = "distlaunch-rank: host agent: " + msg + "\n";
+    std::string line = "distkit-agent: host agent: " + msg + "\n";
     (void)!write(2, line.data(), line.size());
   }
   void emit(char kind, long id, const char* data, std::size_t n) {
@@ -87,7 +88,7 @@ class Agent {
     if (!stdout_broken_) out_ += "X " + std::to_string(id) + " " + status + "\n";
   }
   void fail_start(long id, const std::string& msg, int code) {
-    std::string line = "distlaunch: host agent: " + msg + "\n";
+    std::string line = "distkit-agent: " + msg + "\n";
     emit('R', id, line.data(), line.size());
     report_exit(id, std::to_string(code));
   }
@@ -105,7 +106,7 @@ class Agent {
   std::string out_;  // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
   double gone_at_ = 0, last_input_ = 0;
-  std::map<long, Wrapper> wrappers_;
+  std::map<long, WrapperChild> wrappers_;
 };
 
 // The frames complete in in_; a malformed one ends the agent's input (the
@@ -213,7 +214,7 @@ void Agent::start(long id, const std::string& request) {
         setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
     }
     std::vector<char*> argv;
-    static char self[] = "distlaunch-rank";
+    static char self[] = "distkit-agent";
     static std::string protocol = distkit::kAgentProtocolFlag;
     argv.push_back(self);
     argv.push_back(protocol.data());
@@ -231,7 +232,7 @@ void Agent::start(long id, const std::string& request) {
     fail_start(id, std::string("cannot fork: ") + std::strerror(saved), 126);
     return;
   }
-  Wrapper w;
+  WrapperChild w;
   w.pid = pid;
   w.in = pin[1];
   w.out = pout[0];
@@ -283,7 +284,7 @@ void Agent::reap() {
 void Agent::finish_wrappers() {
   double now = now_seconds();
   for (auto it = wrappers_.begin(); it != wrappers_.end();) {
-    Wrapper& w = it->second;
+    WrapperChild& w = it->second;
     if (!w.exited || ((w.out >= 0 || w.err >= 0) && now - w.exited_at < kLingerAfterExit)) {
       ++it;
       continue;
@@ -404,14 +405,14 @@ int Agent::run() {
 
 }  // namespace
 
-int run_host_agent(int argc, char** argv) {
+int run_agent(int argc, char** argv) {
   // IDLE FIRST_WAIT (agent_protocol.hpp): the launcher's timing.
   char *end = nullptr, *end2 = nullptr;
   double idle = argc == 2 ? std::strtod(argv[0], &end) : -1;
   double first_wait = argc == 2 ? std::strtod(argv[1], &end2) : -1;
   if (argc != 2 || !end || *end || idle <= 0 || !end2 || *end2 || first_wait < 0) {
     std::fprintf(stderr,
-                 "distlaunch: host agent: malformed arguments; it is started by distlaunch, "
+                 "distkit-agent: malformed arguments; it is started by distlaunch, "
                  "not by hand\n");
     return 126;
   }
@@ -435,4 +436,4 @@ int run_host_agent(int argc, char** argv) {
   return Agent(idle, first_wait).run();
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 
 // "<hostname>" or, on Linux, "<hostname>/pid:[<inode>]".
 std::string owner_name(const std::string& host);
@@ -24,4 +24,4 @@ void remove_tree(const std::string& path);
 // Writes `content` to `path` (created with `mode`, subject to umask).
 bool write_file(const std::string& path, const std::string& content, int mode);
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent

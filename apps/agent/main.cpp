@@ -1,10 +1,10 @@
-// distlaunch-rank: distkit's host side, the one program that starts,
+// distkit-agent: distkit's host side, the one program that starts,
 // watches and stops every rank on a host. distlaunch runs it as the host
-// agent (host_agent.hpp) on one channel per host; the agent forks one
+// agent (agent.hpp) on one channel per host; the agent forks one
 // wrapper per rank (run_rank below): private temp dir, own process group,
 // secret file, stdin, heartbeat watchdog, stall report, TERM -> KILL.
-//   distlaunch-rank --protocol=2 --host-agent IDLE FIRST_WAIT (distlaunch's)
-//   distlaunch-rank --protocol=2 --check-ports [PORT]...     (the preflight's)
+//   distkit-agent --protocol=2 --host-agent IDLE FIRST_WAIT (distlaunch's)
+//   distkit-agent --protocol=2 --check-ports [PORT]...     (the preflight's)
 // The protocol number is distkit/launch/agent_protocol.hpp's. A wrapper's
 // arguments, as the agent's start request carries them:
 //   RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT CWD CWD_REQUIRED
@@ -32,12 +32,12 @@
 #include "distkit/version.hpp"
 #include "frames.hpp"
 #include "group.hpp"
-#include "host_agent.hpp"
+#include "agent.hpp"
 #include "ports.hpp"
 #include "posix_util.hpp"
 #include "temp_dir.hpp"
 
-namespace distlaunch_rank {
+namespace distkit_agent {
 namespace {
 
 constexpr const char* kProtocol = distkit::kAgentProtocolFlag;
@@ -65,9 +65,9 @@ void on_signal(int sig) {
   errno = saved;
 }
 
-class Wrapper {
+class RankWrapper {
  public:
-  explicit Wrapper(Args a) : a_(std::move(a)) {
+  explicit RankWrapper(Args a) : a_(std::move(a)) {
     char h[256] = {0};
     if (gethostname(h, sizeof h - 1) == 0 && h[0]) host_ = h;
   }
@@ -116,7 +116,7 @@ class Wrapper {
   time_t hb_mtime_ = -1;
 };
 
-void Wrapper::pump(double seconds) {
+void RankWrapper::pump(double seconds) {
   pollfd fds[3];
   nfds_t n = 0;
   int in_i = -1, out_i = -1;
@@ -148,7 +148,7 @@ void Wrapper::pump(double seconds) {
 
 // The first frame carries the secret; it must come within the heartbeat
 // limit, else the launcher was killed or cut before sending it.
-void Wrapper::wait_for_secret() {
+void RankWrapper::wait_for_secret() {
   double start = now_seconds();
   while (true) {
     if (g_signalled) finish(g_signalled);
@@ -178,7 +178,7 @@ void Wrapper::wait_for_secret() {
   }
 }
 
-void Wrapper::write_rank_files() {
+void RankWrapper::write_rank_files() {
   setenv("DISTKIT_SECRET_FILE", (dir_ + "/secret").c_str(), 1);
   setenv("DISTKIT_HEARTBEAT_FILE", (dir_ + "/heartbeat").c_str(), 1);
   for (std::size_t i = 0; i + 2 < a_.files.size(); i += 3) {
@@ -196,7 +196,7 @@ void Wrapper::write_rank_files() {
   }
 }
 
-void Wrapper::start_rank() {
+void RankWrapper::start_rank() {
   int p[2] = {-1, -1};
   if (a_.forward_stdin && pipe(p) != 0) {
     say(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -249,7 +249,7 @@ void Wrapper::start_rank() {
 
 // TERM to the rank's group, KILL after the grace period unless every member
 // is gone first (zombies aside). SIGCHLD ends each wait early.
-void Wrapper::stop_group() {
+void RankWrapper::stop_group() {
   if (pid_ <= 0) return;
   reap();
   if (kill(-pid_, SIGTERM) != 0) return;
@@ -270,7 +270,7 @@ void Wrapper::stop_group() {
 // The rank's own heartbeat: once it has created the file, no update for
 // stall_limit seconds is reported as a stall (not stopped), from the file's
 // mtime so the report does not depend on when we looked.
-void Wrapper::check_stall() {
+void RankWrapper::check_stall() {
   struct stat st;
   if (a_.stall_limit <= 0 || stat((dir_ + "/heartbeat").c_str(), &st) != 0) return;
   time_t mt = st.st_mtime;
@@ -286,7 +286,7 @@ void Wrapper::check_stall() {
   }
 }
 
-int Wrapper::run() {
+int RankWrapper::run() {
   const char* t = std::getenv("TMPDIR");
   std::string tmp = t && *t ? t : "/tmp";
   while (tmp.size() > 1 && tmp.back() == '/') tmp.pop_back();
@@ -386,14 +386,14 @@ bool parse_long(const char* s, long& out) {
 // argv after the program name; false with a message on a bad call.
 bool parse_args(int argc, char** argv, Args& a, std::string& why) {
   if (argc < 2 || std::strcmp(argv[1], kProtocol) != 0) {
-    why = std::string("this host's distlaunch-rank speaks ") + kProtocol + ", the launcher " +
+    why = std::string("this host's distkit-agent speaks ") + kProtocol + ", the launcher " +
           (argc >= 2 ? argv[1] : "nothing") +
-          "; install the same distkit version on every host, or pass --rank-helper none "
+          "; install the same distkit version on every host, or pass --agent none "
           "(distlaunch then copies its own)";
     return false;
   }
   if (argc < 10) {
-    why = "distlaunch-rank: too few arguments; it is started by distlaunch, not by hand";
+    why = "distkit-agent: too few arguments; it is started by distlaunch, not by hand";
     return false;
   }
   a.rank = argv[2];
@@ -406,7 +406,7 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
   a.forward_stdin = flag != 0;
   int at = 10;
   if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
-    why = "distlaunch-rank: malformed arguments; it is started by distlaunch, not by hand";
+    why = "distkit-agent: malformed arguments; it is started by distlaunch, not by hand";
     return false;
   }
   for (long i = 0; i < 3 * nfiles; ++i) a.files.push_back(argv[at++]);
@@ -417,7 +417,7 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
 }  // namespace
 
 // The wrapper for one rank, from its arguments (argv[0] is ignored). Also
-// called in a child of the host agent (host_agent.cpp), which has reset
+// called in a child of the host agent (agent.cpp), which has reset
 // its signal dispositions and given it its own stdin, stdout and stderr.
 int run_rank(int argc, char** argv) {
   Args a;
@@ -434,23 +434,23 @@ int run_rank(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
-  return Wrapper(std::move(a)).run();
+  return RankWrapper(std::move(a)).run();
 }
 
-}  // namespace distlaunch_rank
+}  // namespace distkit_agent
 
 int main(int argc, char** argv) {
-  using namespace distlaunch_rank;
+  using namespace distkit_agent;
   if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
       std::strcmp(argv[2], "--host-agent") == 0)
-    return run_host_agent(argc - 3, argv + 3);
+    return run_agent(argc - 3, argv + 3);
   if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
       std::strcmp(argv[2], "--check-ports") == 0)
     return check_ports(argc - 3, argv + 3);
   // Another protocol, or a rank's arguments by hand: ranks come only
   // through the agent (one implementation of the host side).
   std::fprintf(stderr,
-               "distlaunch-rank: this is distkit %s's host agent (%s); distlaunch starts it, "
+               "distkit-agent: this is distkit %s's host agent (%s); distlaunch starts it, "
                "not a user%s\n",
                distkit::kVersion, kProtocol,
                argc >= 2 && std::strncmp(argv[1], "--protocol=", 11) == 0 &&
