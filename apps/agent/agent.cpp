@@ -72,7 +72,7 @@ class Agent {
 
  private:
   void say(const std::string& msg) {
-    std::string line = "distkit-agent: host agent: " + msg + "\n";
+    std::string line = "distkit-agent: " + msg + "\n";
     (void)!write(2, line.data(), line.size());
   }
   void emit(char kind, long id, const char* data, std::size_t n) {
