@@ -133,7 +133,7 @@ manifest_check() {
   perl -MJSON::PP -e '
     local $/; open my $f, "<", $ARGV[0] or die "no manifest\n";
     my $j = JSON::PP->new->decode(<$f>);
-    die "schema\n" unless $j->{schema} eq "distkit.launch-manifest/1";
+    die "schema\n" unless $j->{schema} eq "distkit.launch-manifest/2";
     die "exit_code $j->{exit_code} != $ARGV[1]\n" unless $j->{exit_code} == $ARGV[1];
     die "ranks\n" unless @{$j->{ranks}} == $ARGV[2];
     for my $r (@{$j->{ranks}}) {
