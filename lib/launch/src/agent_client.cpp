@@ -118,6 +118,7 @@ std::future<ssh::CommandResult> AgentClient::start_with_preflight(const std::str
     ended = std::move(agent_);  // an earlier preflight's channel, over
     agent_ended_ = aborted_ = abort_pending_ = false;
     agent_exit_ = {};
+    ended_why_.clear();
   }
   if (ended) ended->wait();
   preflight_ = {};
@@ -176,12 +177,13 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
     adopt(inner_->start(agent_command_, agent_handlers()));
     lock.lock();
   }
-  if (agent_ended_)
-    throw std::runtime_error("the host agent on " + host() + " has ended (" +
-                             (agent_exit_.error.empty()
-                                  ? "status " + std::to_string(agent_exit_.shell_status())
-                                  : agent_exit_.error) +
-                             ")");
+  if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
+    throw std::runtime_error(
+        "the host agent on " + host() + " has ended (" +
+        (!ended_why_.empty()            ? ended_why_
+         : agent_exit_.error.empty() ? "status " + std::to_string(agent_exit_.shell_status())
+                                     : agent_exit_.error) +
+        ")");
   long id = next_id_++;
   auto slot = std::make_shared<Slot>();
   slot->handlers = std::move(handlers);
@@ -285,7 +287,9 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
     // No agent: the script ended before the marker (no distkit-agent
     // there, or the link failed; its result as ssh::Executor::run gives
     // it), or the agent before its hello (the checks' result stands).
-    if (phase_ == Phase::facts) preflight_.exit = e;
+    // A channel lost between the marker and the hello (a cut link) is a
+    // failed check, not an agent from before the hello.
+    if (phase_ == Phase::facts || !e.error.empty()) preflight_.exit = e;
     phase_ = Phase::frames;
     {
       std::lock_guard lock(mu_);
@@ -297,15 +301,6 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   }
   std::vector<long> live;
   std::string why;
-  {
-    std::lock_guard lock(mu_);
-    agent_ended_ = true;
-    agent_exit_ = e;
-    for (auto& [id, s] : slots_)
-      if (!s->ended) live.push_back(id);
-  }
-  if (!err_line_.empty())
-    std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
   if (!parser_.error().empty())
     why = "host agent protocol error: " + parser_.error() +
           "; use the same distkit version on every host";
@@ -314,6 +309,16 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   else
     why = "its host agent ended (status " + std::to_string(e.shell_status()) +
           ") before the rank did";
+  {
+    std::lock_guard lock(mu_);
+    agent_ended_ = true;
+    agent_exit_ = e;
+    ended_why_ = why;  // for a start() that comes after this
+    for (auto& [id, s] : slots_)
+      if (!s->ended) live.push_back(id);
+  }
+  if (!err_line_.empty())
+    std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
   ssh::ExitInfo lost;
   lost.error = why;
   for (long id : live) end_slot(id, lost);

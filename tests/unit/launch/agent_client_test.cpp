@@ -290,3 +290,44 @@ TEST_CASE("garbage from the agent before its channel is stored still ends the ra
         std::string::npos);
   CHECK(run.seconds < 5);
 }
+
+namespace {
+
+// An executor whose commands all end as a lost connection does (the exit
+// carries an error): a link cut under a running command.
+class LostLink : public ssh::Executor {
+ public:
+  const std::string& host() const override { return inner_.host(); }
+  bool is_local() const override { return true; }
+  ssh::CommandResult run(const std::string& c, const ssh::RunOptions& o) override {
+    return inner_.run(c, o);
+  }
+  std::unique_ptr<ssh::RunningCommand> start(const std::string& c, ssh::StreamHandlers h) override {
+    auto on_exit = h.on_exit;
+    h.on_exit = [on_exit](const ssh::ExitInfo&) {
+      ssh::ExitInfo lost;
+      lost.error = "connection to localhost lost";
+      on_exit(lost);
+    };
+    return inner_.start(c, std::move(h));
+  }
+
+ private:
+  ssh::LocalExecutor inner_{"localhost"};
+};
+
+}  // namespace
+
+TEST_CASE("a link lost between the preflight's marker and the hello is a failed check",
+          "[launch][agent]") {
+  // Seen in chaos runs: a cut just after the checks. Not "an agent from
+  // before the hello" (a problem with a remedy), but a host that failed.
+  auto agent = std::make_shared<AgentClient>(std::make_shared<LostLink>(), "");
+  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
+                                          std::string(kAgentMarker) + "; exit 0");
+  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  auto r = done.get();
+  CHECK(r.out == "os=test\n");
+  CHECK(r.exit.error == "connection to localhost lost");
+  CHECK_FALSE(agent->running());
+}

@@ -117,6 +117,7 @@ class AgentClient : public ssh::Executor,
   std::unique_ptr<ssh::RunningCommand> agent_;
   bool agent_ended_ = false;
   ssh::ExitInfo agent_exit_;
+  std::string ended_why_;  // why its ranks were lost, once it ended with ranks on it
   long next_id_ = 0;
   std::map<long, std::shared_ptr<Slot>> slots_;
   // The channel's phases under start_with_preflight: the preflight's lines
