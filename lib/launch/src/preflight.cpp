@@ -199,7 +199,7 @@ PreflightReport run_preflight(const Plan& plan,
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
-    // This machine's ports are tried here, directly (no perl needed).
+    // This machine's ports are tried here, directly, not by its agent.
     bool local = executors[i]->is_local();
     auto script = [&, i, local](const std::string& words) {
       return render_named("launch_preflight.sh",
@@ -236,7 +236,7 @@ PreflightReport run_preflight(const Plan& plan,
       if (kv["system"] != copy->system)
         return r.out += "agent_copy=other-system\nown_system=" + copy->system + "\n", r;
       ssh::RunOptions ro;
-      ro.timeout = std::chrono::milliseconds(60000);
+      ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
       try {
         ro.stdin_data = bytes->get();
       } catch (const std::exception& e) {

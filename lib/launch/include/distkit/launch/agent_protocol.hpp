@@ -29,18 +29,21 @@ inline constexpr const char kAgentProtocolFlag[] = "--protocol=2";
 //     gives up after H + kStartFrameMargin without its start frame;
 //   agent: ends (stopping its ranks) after IDLE = H + kAgentIdleMargin
 //     without a frame, FIRST_WAIT = kFirstRankWait more before its first
-//     rank, while distlaunch waits up to kPreflightTimeout for the other
-//     hosts' preflights.
+//     rank, while distlaunch waits for the other hosts' preflights: up to
+//     kPreflightTimeout each, twice where it copies its own agent there
+//     (kAgentCopyTimeout). A launcher that dies closes the channel, which
+//     ends the agent at once; the wait only bounds a cut link.
 inline constexpr double kHeartbeatInterval = 1.0;
 inline constexpr double kHeartbeatMargin = 0.5;   // a heartbeat may be in flight
 inline constexpr double kStartFrameMargin = 1.0;
 inline constexpr long kAgentIdleMargin = 2;
-inline constexpr long kFirstRankWait = 30;
+inline constexpr long kFirstRankWait = 60;
 inline constexpr long kPreflightTimeout = 20;
+inline constexpr long kAgentCopyTimeout = 15;
 // A wrapper's own watchdog speaks first (it says which rank and why).
 static_assert(kAgentIdleMargin > kHeartbeatMargin && kAgentIdleMargin > kStartFrameMargin);
 static_assert(kHeartbeatMargin < kHeartbeatInterval);
-// Every host's preflight ends before any agent gives up waiting.
-static_assert(kFirstRankWait > kPreflightTimeout);
+// Every host's preflight (with a copy) ends before any agent gives up waiting.
+static_assert(kFirstRankWait > 2 * kPreflightTimeout + kAgentCopyTimeout);
 
 }  // namespace distkit
