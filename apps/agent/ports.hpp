@@ -1,8 +1,7 @@
-// The preflight's port check, where the host has distkit-agent: each port
-// is bound once (SO_REUSEADDR, any address, as the rank will) and the ones
-// already taken are printed as "busy=P1 P2 ...". Replaces a perl start per
-// host, and proves on the way that this host's agent speaks our protocol
-// (templates/launch_preflight.sh).
+// The preflight's port check: each port is bound once (SO_REUSEADDR, any
+// address, as the rank will) and the ones already taken are printed as
+// "busy=P1 P2 ...". It also proves that this host's agent speaks our
+// protocol (templates/launch_preflight.sh).
 #pragma once
 
 namespace distkit_agent {
