@@ -427,12 +427,7 @@ int run_agent(int argc, char** argv) {
     g_nofile.rlim_cur = g_nofile.rlim_max = RLIM_INFINITY;  // nothing to restore
   }
   for (int fd : g_agent_wake) set_cloexec_nonblock(fd);
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_agent_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  catch_loop_signals(on_agent_signal);
   return Agent(idle, first_wait).run();
 }
 

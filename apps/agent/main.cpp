@@ -428,12 +428,7 @@ int run_rank(int argc, char** argv) {
   }
   if (pipe(g_wake) != 0) return 126;
   for (int fd : g_wake) set_cloexec_nonblock(fd);
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  catch_loop_signals(on_signal);
   return RankWrapper(std::move(a)).run();
 }
 

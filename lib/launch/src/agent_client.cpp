@@ -18,20 +18,6 @@ struct AgentClient::Slot {
   bool aborted = false;  // abort() was called
 };
 
-namespace {
-
-bool parse_count(std::string_view s, long& out) {
-  if (s.empty() || s.size() > 12) return false;
-  long v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  out = v;
-  return true;
-}
-
-}  // namespace
 
 std::string agent_frame(char kind, long id, std::string_view data) {
   namespace af = agent_frames;
@@ -58,9 +44,9 @@ std::string agent_request(const std::vector<std::string>& env,
 ssh::ExitInfo agent_exit_info(std::string_view status) {
   ssh::ExitInfo e;
   long v = 0;
-  if (!status.empty() && status[0] == 's' && parse_count(status.substr(1), v))
+  if (!status.empty() && status[0] == 's' && agent_frames::parse_decimal(status.substr(1), 12, v))
     e.signal = static_cast<int>(v);
-  else if (parse_count(status, v))
+  else if (agent_frames::parse_decimal(status, 12, v))
     e.exit_status = static_cast<int>(v);
   else
     e.error = "malformed status '" + std::string(status) + "' from the host agent";

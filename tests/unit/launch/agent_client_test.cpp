@@ -259,23 +259,44 @@ TEST_CASE("an agent that hears nothing for its idle limit stops its running rank
 
 namespace {
 
-// An executor whose start() returns late: the channel's first output is
-// handled before the caller has stored the channel (seen under TSan).
-class SlowStart : public ssh::Executor {
+// This machine's executor with start() changed by a subclass: a transport
+// misbehaving in one way, under the real agent client.
+class LocalWith : public ssh::Executor {
  public:
   const std::string& host() const override { return inner_.host(); }
   bool is_local() const override { return true; }
   ssh::CommandResult run(const std::string& c, const ssh::RunOptions& o) override {
     return inner_.run(c, o);
   }
+
+ protected:
+  ssh::LocalExecutor inner_{"localhost"};
+};
+
+// start() returns late: the channel's first output is handled before the
+// caller has stored the channel (seen under TSan).
+class SlowStart : public LocalWith {
+ public:
   std::unique_ptr<ssh::RunningCommand> start(const std::string& c, ssh::StreamHandlers h) override {
     auto cmd = inner_.start(c, std::move(h));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     return cmd;
   }
+};
 
- private:
-  ssh::LocalExecutor inner_{"localhost"};
+// Every command ends as a lost connection does (the exit carries an
+// error): a link cut under a running command.
+class LostLink : public LocalWith {
+ public:
+  std::unique_ptr<ssh::RunningCommand> start(const std::string& c, ssh::StreamHandlers h) override {
+    auto on_exit = h.on_exit;
+    h.on_exit = [on_exit](const ssh::ExitInfo&) {
+      ssh::ExitInfo lost;
+      lost.error = "connection to localhost lost";
+      on_exit(lost);
+    };
+    return inner_.start(c, std::move(h));
+  }
 };
 
 }  // namespace
@@ -290,33 +311,6 @@ TEST_CASE("garbage from the agent before its channel is stored still ends the ra
         std::string::npos);
   CHECK(run.seconds < 5);
 }
-
-namespace {
-
-// An executor whose commands all end as a lost connection does (the exit
-// carries an error): a link cut under a running command.
-class LostLink : public ssh::Executor {
- public:
-  const std::string& host() const override { return inner_.host(); }
-  bool is_local() const override { return true; }
-  ssh::CommandResult run(const std::string& c, const ssh::RunOptions& o) override {
-    return inner_.run(c, o);
-  }
-  std::unique_ptr<ssh::RunningCommand> start(const std::string& c, ssh::StreamHandlers h) override {
-    auto on_exit = h.on_exit;
-    h.on_exit = [on_exit](const ssh::ExitInfo&) {
-      ssh::ExitInfo lost;
-      lost.error = "connection to localhost lost";
-      on_exit(lost);
-    };
-    return inner_.start(c, std::move(h));
-  }
-
- private:
-  ssh::LocalExecutor inner_{"localhost"};
-};
-
-}  // namespace
 
 TEST_CASE("a link lost between the preflight's marker and the hello is a failed check",
           "[launch][agent]") {

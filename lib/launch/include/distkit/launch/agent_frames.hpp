@@ -77,9 +77,8 @@ inline constexpr std::size_t max_header(Channel channel) {
   return channel == Channel::from_agent ? 64 : 256;
 }
 
-namespace detail {
-
-inline bool decimal(std::string_view s, std::size_t max_digits, long& out) {
+// `s` as a decimal of at most `max_digits` digits (no sign, no space).
+inline bool parse_decimal(std::string_view s, std::size_t max_digits, long& out) {
   if (s.empty() || s.size() > max_digits) return false;
   long v = 0;
   for (char c : s) {
@@ -89,6 +88,8 @@ inline bool decimal(std::string_view s, std::size_t max_digits, long& out) {
   out = v;
   return true;
 }
+
+namespace detail {
 
 inline bool version_chars(std::string_view s) {
   if (s.empty() || s.size() > 40) return false;
@@ -117,11 +118,11 @@ inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
   switch (f) {
     case Field::id:
     case Field::protocol:
-      if (!decimal(word, 12, v)) return false;
+      if (!parse_decimal(word, 12, v)) return false;
       h.number = v;
       return true;
     case Field::size:
-      if (!decimal(word, 9, v)) return false;  // under 1 GB
+      if (!parse_decimal(word, 9, v)) return false;  // under 1 GB
       h.size = static_cast<std::size_t>(v);
       h.sized = true;
       return true;
@@ -130,8 +131,8 @@ inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
       return version_chars(word);
     case Field::status:
       h.word = word;
-      if (word.size() > 1 && word[0] == 's') return decimal(word.substr(1), 3, v);
-      return decimal(word, 3, v) && v <= 255;
+      if (word.size() > 1 && word[0] == 's') return parse_decimal(word.substr(1), 3, v);
+      return parse_decimal(word, 3, v) && v <= 255;
     case Field::secret:
     case Field::signal:
       h.word = word;
