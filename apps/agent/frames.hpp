@@ -29,8 +29,4 @@ class FrameReader {
   std::size_t pos_ = 0;
 };
 
-// A signal name as the launcher sends it ("INT", "TERM", "USR1", or a
-// number) to its number; 0 when unknown.
-int signal_number(const std::string& name);
-
 }  // namespace distkit_agent

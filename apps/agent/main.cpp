@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/util/signal_names.hpp"
 #include "distkit/version.hpp"
 #include "frames.hpp"
 #include "group.hpp"
@@ -320,7 +321,7 @@ int RankWrapper::run() {
       } else if (f->kind == 'E') {
         close_after = true;
       } else if (f->kind == 'G') {
-        if (int sig = signal_number(f->payload)) kill(-pid_, sig);
+        if (int sig = distkit::signal_number(f->payload)) kill(-pid_, sig);
       } else if (f->kind == 'T') {
         stop_group();
         stopped = true;

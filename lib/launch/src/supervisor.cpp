@@ -19,6 +19,7 @@
 
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
+#include "distkit/util/signal_names.hpp"
 
 namespace distkit::launch {
 
@@ -35,15 +36,6 @@ struct RankState {
   bool handled = false;    // main thread only
   bool wants_stdin = true;
 };
-
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGINT: return "INT";
-    case SIGTERM: return "TERM";
-    case SIGHUP: return "HUP";
-    default: return std::to_string(sig);
-  }
-}
 
 std::vector<std::string> rank_hosts(const Plan& plan) {
   std::vector<std::string> hosts;

@@ -26,6 +26,7 @@
 #include "auth.hpp"
 #include "connect_failure.hpp"
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/util/signal_names.hpp"
 #include "distkit/util/strings.hpp"
 #include "fd_util.hpp"
 #include "host_keys.hpp"
@@ -36,16 +37,6 @@ namespace distkit::ssh::detail {
 namespace {
 
 std::once_flag g_libssh2_init;
-
-int signal_number(const std::string& name) {
-  static const std::pair<const char*, int> table[] = {
-      {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"ABRT", SIGABRT},
-      {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},
-      {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"BUS", SIGBUS}};
-  for (const auto& [n, v] : table)
-    if (name == n) return v;
-  return SIGTERM;  // an unknown name still means "killed by a signal"
-}
 
 bool session_fatal(int rc) {
   return rc == LIBSSH2_ERROR_SOCKET_SEND || rc == LIBSSH2_ERROR_SOCKET_RECV ||
@@ -264,7 +255,9 @@ void SessionCore::collect_exit(Chan& c) {
   size_t sig_len = 0;
   libssh2_channel_get_exit_signal(c.ch, &sig, &sig_len, nullptr, nullptr, nullptr, nullptr);
   if (sig && sig_len > 0) {
-    c.result.signal = signal_number(std::string(sig, sig_len));
+    // An unknown name still means "killed by a signal".
+    int n = signal_number(std::string_view(sig, sig_len));
+    c.result.signal = n ? n : SIGTERM;
     c.result.exit_status = -1;
   } else {
     c.result.exit_status = libssh2_channel_get_exit_status(c.ch);

@@ -7,6 +7,7 @@
 
 #include "catch.hpp"
 #include "distkit/launch/wrapper.hpp"
+#include "distkit/util/signal_names.hpp"
 #include "frames.hpp"
 
 using distkit_agent::FrameReader;
@@ -56,7 +57,7 @@ TEST_CASE("the wrapper's frame reader waits for a data frame's bytes", "[launch]
 }
 
 TEST_CASE("signal names map as the launcher sends them", "[launch][wrapper]") {
-  using distkit_agent::signal_number;
+  using distkit::signal_number;
   CHECK(signal_number("INT") == SIGINT);
   CHECK(signal_number("TERM") == SIGTERM);
   CHECK(signal_number("SIGHUP") == SIGHUP);
@@ -64,4 +65,10 @@ TEST_CASE("signal names map as the launcher sends them", "[launch][wrapper]") {
   CHECK(signal_number("9") == 9);
   CHECK(signal_number("NOPE") == 0);
   CHECK(signal_number("") == 0);
+  // One table both ways: every name the launcher sends reads back.
+  for (const auto& s : distkit::kSignalNames) {
+    INFO(s.name);
+    CHECK(signal_number(distkit::signal_name(s.number)) == s.number);
+  }
+  CHECK(distkit::signal_name(0) == "0");
 }
