@@ -2,7 +2,7 @@
 # where, so distkit lands in the standard places under any prefix (/usr,
 # /usr/local, a Homebrew keg, a throwaway test prefix):
 #   bin/                       distconfig distlaunch distbench distaccept, and
-#                              distkit-agent (the compiled rank wrapper) (apps/CMakeLists.txt)
+#                              distkit-agent (the host agent) (apps/CMakeLists.txt)
 #   lib/                       libdistkit (the collective runtime)
 #   include/distkit/           the runtime's public headers (C and C++)
 #   lib/cmake/distkit/         find_package(distkit) -> distkit::runtime
