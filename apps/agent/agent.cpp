@@ -1,8 +1,7 @@
 // The host agent (agent.hpp; frames in distkit/launch/agent_frames.hpp):
 // one poll() loop over its stdin, its stdout and three pipes per rank
-// wrapper. Single-threaded, so a
-// wrapper is forked without exec and runs run_rank directly (one exec less
-// per rank). Output is buffered here up to a limit; past it the wrappers'
+// wrapper. Single-threaded, so a wrapper is forked without exec and runs
+// run_rank directly (one exec less per rank). Output is buffered here up to a limit; past it the wrappers'
 // pipes are not read, so a rank that writes faster than distlaunch takes
 // its output blocks in write(), as it would on its own channel, while
 // stdin frames (heartbeats) keep flowing to every wrapper.
@@ -214,10 +213,6 @@ void Agent::start(long id, const std::string& request) {
         setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
     }
     std::vector<char*> argv;
-    static char self[] = "distkit-agent";
-    static std::string protocol = distkit::kAgentProtocolFlag;
-    argv.push_back(self);
-    argv.push_back(protocol.data());
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data()));

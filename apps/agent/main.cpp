@@ -384,28 +384,22 @@ bool parse_long(const char* s, long& out) {
   return true;
 }
 
-// argv after the program name; false with a message on a bad call.
+// The start request's arguments (RANK first); false with a message on a
+// bad one. The protocol was checked once, by the agent's own command line.
 bool parse_args(int argc, char** argv, Args& a, std::string& why) {
-  if (argc < 2 || std::strcmp(argv[1], kProtocol) != 0) {
-    why = std::string("this host's distkit-agent speaks ") + kProtocol + ", the launcher " +
-          (argc >= 2 ? argv[1] : "nothing") +
-          "; install the same distkit version on every host, or pass --agent none "
-          "(distlaunch then copies its own)";
-    return false;
-  }
-  if (argc < 10) {
+  if (argc < 8) {
     why = "distkit-agent: too few arguments; it is started by distlaunch, not by hand";
     return false;
   }
-  a.rank = argv[2];
+  a.rank = argv[0];
   long flag = 0, nfiles = 0;
-  bool ok = parse_long(argv[3], a.stall_limit) && parse_long(argv[4], a.grace_ticks) &&
-            parse_long(argv[5], a.hb_limit) && parse_long(argv[7], flag);
-  a.cwd = argv[6];
+  bool ok = parse_long(argv[1], a.stall_limit) && parse_long(argv[2], a.grace_ticks) &&
+            parse_long(argv[3], a.hb_limit) && parse_long(argv[5], flag);
+  a.cwd = argv[4];
   a.cwd_required = flag != 0;
-  ok = ok && parse_long(argv[8], flag) && parse_long(argv[9], nfiles);
+  ok = ok && parse_long(argv[6], flag) && parse_long(argv[7], nfiles);
   a.forward_stdin = flag != 0;
-  int at = 10;
+  int at = 8;
   if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
     why = "distkit-agent: malformed arguments; it is started by distlaunch, not by hand";
     return false;
@@ -417,14 +411,14 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
 
 }  // namespace
 
-// The wrapper for one rank, from its arguments (argv[0] is ignored). Also
-// called in a child of the host agent (agent.cpp), which has reset
+// The wrapper for one rank, from its start request's arguments (RANK
+// first). Called in a child of the host agent (agent.cpp), which has reset
 // its signal dispositions and given it its own stdin, stdout and stderr.
 int run_rank(int argc, char** argv) {
   Args a;
   std::string why;
   if (!parse_args(argc, argv, a, why)) {
-    std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 3 ? argv[2] : "?", why.c_str());
+    std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 1 ? argv[0] : "?", why.c_str());
     return 126;
   }
   if (pipe(g_wake) != 0) return 126;

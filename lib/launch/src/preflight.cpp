@@ -201,6 +201,8 @@ PreflightReport run_preflight(const Plan& plan,
   for (size_t i = 0; i < executors.size(); ++i) {
     // This machine's ports are tried here, directly, not by its agent.
     bool local = executors[i]->is_local();
+    // Rendered again only where the copy is made (the tasks end before we
+    // return, so the references it holds stay valid).
     auto script = [&, i, local](const std::string& words) {
       return render_named("launch_preflight.sh",
                           {{"cwd", plan.cwd.value_or("")},
@@ -215,9 +217,8 @@ PreflightReport run_preflight(const Plan& plan,
                           TemplateMode::shell);
     };
     std::string first = script(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
-    std::string again = script(cached);
     results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], first,
-                                                      again, timeout, copy, bytes] {
+                                                      script, &cached, timeout, copy, bytes] {
       auto round = [&](const std::string& s) {
         auto done = agent->start_with_preflight(s);
         if (done.wait_for(timeout) == std::future_status::ready) return done.get();
@@ -253,7 +254,7 @@ PreflightReport run_preflight(const Plan& plan,
                                                : up.exit.error) +
                         ")\n",
                r;
-      r = round(again);
+      r = round(script(cached));
       r.out += "agent_copied=1\n";
       return r;
     }));

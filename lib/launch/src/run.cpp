@@ -9,10 +9,10 @@
 #include <fstream>
 
 #include "distkit/hostfile/host_list.hpp"
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
-#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/manifest.hpp"
 #include "distkit/launch/mpi.hpp"
 #include "distkit/launch/preflight.hpp"
