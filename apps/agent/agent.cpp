@@ -1,10 +1,11 @@
 // The host agent (agent.hpp; frames in distkit/launch/agent_frames.hpp):
 // one poll() loop over its stdin, its stdout and three pipes per rank
 // wrapper. Single-threaded, so a wrapper is forked without exec and runs
-// run_rank directly (one exec less per rank). Output is buffered here up to a limit; past it the wrappers'
-// pipes are not read, so a rank that writes faster than distlaunch takes
-// its output blocks in write(), as it would on its own channel, while
-// stdin frames (heartbeats) keep flowing to every wrapper.
+// run_rank directly (one exec less per rank). Output is buffered here up
+// to a limit; past it the wrappers' pipes are not read, so a rank that
+// writes faster than distlaunch takes its output blocks in write(), as it
+// would on its own channel, while stdin frames (heartbeats) keep flowing
+// to every wrapper.
 #include "agent.hpp"
 
 #include "distkit/launch/agent_frames.hpp"

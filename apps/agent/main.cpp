@@ -28,12 +28,12 @@
 #include <string>
 #include <vector>
 
+#include "agent.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/version.hpp"
 #include "frames.hpp"
 #include "group.hpp"
-#include "agent.hpp"
 #include "ports.hpp"
 #include "posix_util.hpp"
 #include "temp_dir.hpp"

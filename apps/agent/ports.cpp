@@ -17,8 +17,7 @@ int check_ports(int argc, char** argv) {
     errno = 0;
     long port = std::strtol(argv[i], &end, 10);
     if (errno || end == argv[i] || *end || port < 1 || port > 65535) {
-      std::fprintf(stderr, "distkit-agent: --check-ports: '%s' is not a port (1-65535)\n",
-                   argv[i]);
+      std::fprintf(stderr, "distkit-agent: --check-ports: '%s' is not a port (1-65535)\n", argv[i]);
       return 2;
     }
     if (!distkit::port_in_use(static_cast<int>(port))) continue;

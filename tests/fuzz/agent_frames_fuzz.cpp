@@ -13,8 +13,8 @@
 #include <tuple>
 #include <vector>
 
-#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_client.hpp"
+#include "distkit/launch/agent_frames.hpp"
 #include "frames.hpp"
 #include "fuzz_check.hpp"
 

@@ -18,11 +18,11 @@ struct AgentClient::Slot {
   bool aborted = false;  // abort() was called
 };
 
-
 std::string agent_frame(char kind, long id, std::string_view data) {
   namespace af = agent_frames;
   const af::Spec* spec = af::find_spec(af::Channel::to_agent, kind);
-  if (!spec) throw std::logic_error(std::string("agent_frame: no frame '") + kind + "' to the agent");
+  if (!spec)
+    throw std::logic_error(std::string("agent_frame: no frame '") + kind + "' to the agent");
   std::string f(1, kind);
   f += ' ' + std::to_string(id);
   const bool sized = spec->second == af::Field::size;
@@ -75,8 +75,8 @@ class AgentRankCommand : public ssh::RunningCommand {
   std::shared_ptr<AgentClient::Slot> slot_;
 };
 
-AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner,
-                                     std::string agent_command, std::FILE* err)
+AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
+                         std::FILE* err)
     : inner_(std::move(inner)), agent_command_(std::move(agent_command)), err_(err) {}
 
 AgentClient::~AgentClient() {
@@ -153,7 +153,7 @@ void AgentClient::abort_agent() {
 }
 
 std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& request,
-                                                              ssh::StreamHandlers handlers) {
+                                                        ssh::StreamHandlers handlers) {
   std::unique_lock lock(mu_);
   if (!agent_ && !agent_ended_) {
     if (agent_command_.empty())
@@ -164,12 +164,12 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
     lock.lock();
   }
   if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
-    throw std::runtime_error(
-        "the host agent on " + host() + " has ended (" +
-        (!ended_why_.empty()            ? ended_why_
-         : agent_exit_.error.empty() ? "status " + std::to_string(agent_exit_.shell_status())
-                                     : agent_exit_.error) +
-        ")");
+    throw std::runtime_error("the host agent on " + host() + " has ended (" +
+                             (!ended_why_.empty() ? ended_why_
+                              : agent_exit_.error.empty()
+                                  ? "status " + std::to_string(agent_exit_.shell_status())
+                                  : agent_exit_.error) +
+                             ")");
   long id = next_id_++;
   auto slot = std::make_shared<Slot>();
   slot->handlers = std::move(handlers);
@@ -236,7 +236,8 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
     if (f.kind == 'V') {
       if (phase_ == Phase::hello) {  // the agent runs: the preflight's result
         // As a fact line, so the preflight reports it (hello_fact).
-        preflight_.out += std::string(kHelloFact) + "=" + std::to_string(f.id) + " " + f.data + "\n";
+        preflight_.out +=
+            std::string(kHelloFact) + "=" + std::to_string(f.id) + " " + f.data + "\n";
         bool ours = f.id == kAgentProtocol;
         phase_ = Phase::frames;
         if (!ours) {  // another protocol: nothing it sends can be trusted

@@ -1,8 +1,8 @@
 // AgentFrameParser (agent_client.hpp): the launcher's reader of the host
 // agent's output, on its own so the fuzz target (tests/fuzz/launch.cmake)
 // builds it alone. Headers are read by agent_frames.hpp, the one table.
-#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_client.hpp"
+#include "distkit/launch/agent_frames.hpp"
 
 namespace distkit::launch {
 

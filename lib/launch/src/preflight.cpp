@@ -86,16 +86,18 @@ std::string agent_problem(const std::string& host, std::map<std::string, std::st
   if (!kv["agent"].empty())
     return host + ": " + kv["agent"] +
            " did not start as the host agent (a distkit-agent from before distkit's host "
-           "agent?); " + agent_remedy();
+           "agent?); " +
+           agent_remedy();
   const std::string& copy = kv["agent_copy"];
   if (copy == "other-system")
-    return host + ": no distkit-agent there, and it runs " + kv["system"] +
-           ", this distlaunch " + kv["own_system"] +
-           ", so distlaunch's own cannot run there; install distkit on " + host +
+    return host + ": no distkit-agent there, and it runs " + kv["system"] + ", this distlaunch " +
+           kv["own_system"] + ", so distlaunch's own cannot run there; install distkit on " + host +
            " (see README: hosts), or name its distkit-agent with --agent";
   if (copy == "none")
-    return host + ": no distkit-agent there, and none beside this distlaunch to copy; "
-                  "install distkit on " + host + ", or name its distkit-agent with --agent";
+    return host +
+           ": no distkit-agent there, and none beside this distlaunch to copy; "
+           "install distkit on " +
+           host + ", or name its distkit-agent with --agent";
   if (copy.rfind("failed", 0) == 0)
     return host + ": copying distkit-agent there " + copy +
            "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
@@ -107,11 +109,16 @@ void check_host(const std::string& host, const ssh::CommandResult& res, const Pl
                 bool cwd_required, bool agent_running, PreflightReport& report) {
   auto kv = parse_facts(res.out);
   HostFacts& facts = report.hosts[host];
-  facts = {kv["os"],     kv["python"], kv["mlx"], kv["git"], kv["agent"],
-           kv[std::string(kHelloFact)], kv["agent_copied"] == "1", res.exit.error.empty()};
+  facts = {kv["os"],
+           kv["python"],
+           kv["mlx"],
+           kv["git"],
+           kv["agent"],
+           kv[std::string(kHelloFact)],
+           kv["agent_copied"] == "1",
+           res.exit.error.empty()};
   if (!res.exit.error.empty()) {
-    report.failures.push_back(host + ": preflight failed (" + res.exit.error +
-                              "); check the host");
+    report.failures.push_back(host + ": preflight failed (" + res.exit.error + "); check the host");
     return;
   }
   if (auto why = agent_problem(host, kv, agent_running); !why.empty())
@@ -192,10 +199,9 @@ PreflightReport run_preflight(const Plan& plan,
   const auto timeout = std::chrono::seconds(kPreflightTimeout);
   const std::string& cmd = plan.command.front();
   // The cached copy's path, expanded on the host (its $HOME).
-  const std::string cached =
-      copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" + shell_quote(copy->build) +
-                 "/distkit-agent"
-           : "";
+  const std::string cached = copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" +
+                                        shell_quote(copy->build) + "/distkit-agent"
+                                  : "";
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<ssh::CommandResult>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
@@ -204,17 +210,17 @@ PreflightReport run_preflight(const Plan& plan,
     // Rendered again only where the copy is made (the tasks end before we
     // return, so the references it holds stay valid).
     auto script = [&, i, local](const std::string& words) {
-      return render_named("launch_preflight.sh",
-                          {{"cwd", plan.cwd.value_or("")},
-                           {"cmd", cmd},
-                           {"git", want_commit ? "1" : "0"},
-                           {"python", is_python(cmd) ? cmd : ""},
-                           {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
-                           {"candidates", words},
-                           {"protocol", kAgentProtocolFlag},
-                           {"agent_timing", std::to_string(agent_idle) + " " +
-                                         std::to_string(kFirstRankWait)}},
-                          TemplateMode::shell);
+      return render_named(
+          "launch_preflight.sh",
+          {{"cwd", plan.cwd.value_or("")},
+           {"cmd", cmd},
+           {"git", want_commit ? "1" : "0"},
+           {"python", is_python(cmd) ? cmd : ""},
+           {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
+           {"candidates", words},
+           {"protocol", kAgentProtocolFlag},
+           {"agent_timing", std::to_string(agent_idle) + " " + std::to_string(kFirstRankWait)}},
+          TemplateMode::shell);
     };
     std::string first = script(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
     results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], first,
@@ -243,11 +249,11 @@ PreflightReport run_preflight(const Plan& plan,
       } catch (const std::exception& e) {
         return r.out += std::string("agent_copy=failed: ") + e.what() + "\n", r;
       }
-      auto up = ex->run(render_named("launch_agent_copy.sh",
-                                     {{"build", copy->build},
-                                      {"size", std::to_string(ro.stdin_data.size())}},
-                                     TemplateMode::shell),
-                        ro);
+      auto up = ex->run(
+          render_named("launch_agent_copy.sh",
+                       {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
+                       TemplateMode::shell),
+          ro);
       if (!up.exit.ok())
         return r.out += "agent_copy=failed (" +
                         (up.exit.error.empty() ? "status " + std::to_string(up.exit.shell_status())

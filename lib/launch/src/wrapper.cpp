@@ -20,7 +20,8 @@ RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSe
             settings.cwd_required ? "1" : "0",
             settings.stdin_forwarded ? "1" : "0",
             std::to_string(rank.files.size())};
-  for (const auto& file : rank.files) r.args.insert(r.args.end(), {file.env, file.name, file.text()});
+  for (const auto& file : rank.files)
+    r.args.insert(r.args.end(), {file.env, file.name, file.text()});
   r.args.insert(r.args.end(), plan.command.begin(), plan.command.end());
   return r;
 }

@@ -20,7 +20,9 @@ using namespace distkit::launch::test;
 
 namespace {
 
-std::string agent_command() { return real_agent_command(3); }
+std::string agent_command() {
+  return real_agent_command(3);
+}
 
 std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::string& bytes,
                                                size_t step) {
@@ -53,9 +55,9 @@ TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
 }
 
 TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
-  const std::vector<std::string> bads = {"hello\n",  "O x 3\nabc",         "X 1 256\n",
-                                         "X 1 sx\n", "Q 1 2\nab",          "O 1\n",
-                                         "V 2 a b\n", "V 2 \n",           std::string(100, 'a')};
+  const std::vector<std::string> bads = {"hello\n",   "O x 3\nabc", "X 1 256\n",
+                                         "X 1 sx\n",  "Q 1 2\nab",  "O 1\n",
+                                         "V 2 a b\n", "V 2 \n",     std::string(100, 'a')};
   for (const auto& bad : bads) {
     INFO(bad);
     AgentFrameParser p;
@@ -157,8 +159,8 @@ TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a rea
 }
 
 TEST_CASE("the preflight's channel becomes the agent after the marker line", "[launch][agent]") {
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto agent =
+      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
                                           std::string(kAgentMarker) + "; " + agent_command());
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
@@ -177,8 +179,8 @@ TEST_CASE("the preflight's channel becomes the agent after the marker line", "[l
 }
 
 TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][agent]") {
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto agent =
+      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done = agent->start_with_preflight("echo os=test; echo oops >&2; exit 3");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   auto r = done.get();
@@ -198,11 +200,11 @@ TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][
 TEST_CASE("an idle agent waits for its first rank longer than after its last", "[launch][agent]") {
   // IDLE 1: before the first rank it waits 30 s more (the other hosts'
   // preflights); once its ranks are done, 1 s without a frame ends it.
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
-  auto done =
-      agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) + "; exec " +
-                                  DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
+  auto agent =
+      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto done = agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) +
+                                          "; exec " + DISTKIT_AGENT_PATH + " " +
+                                          kAgentProtocolFlag + " --host-agent 1 30");
   REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(agent->running());
@@ -218,8 +220,8 @@ TEST_CASE("a preflight whose agent ends before its hello leaves no agent, the ch
           "[launch][agent]") {
   // A distkit-agent from before the agent: it passes --check-ports, then
   // refuses --host-agent (too few arguments, 126).
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), "false");
+  auto agent =
+      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
   auto done =
       agent->start_with_preflight(std::string("echo os=test; echo ") + std::string(kAgentMarker) +
                                   "; echo 'too few arguments' >&2; exit 126");
@@ -304,7 +306,7 @@ class LostLink : public LocalWith {
 TEST_CASE("garbage from the agent before its channel is stored still ends the ranks",
           "[launch][agent]") {
   auto agent = std::make_shared<AgentClient>(std::make_shared<SlowStart>(),
-                                                   "echo hello; exec cat >/dev/null");
+                                             "echo hello; exec cat >/dev/null");
   auto run = run_on(local_plan(2, {"sleep", "30"}), quiet_options(), agent);
   CHECK(run.result.exit_code == 255);
   CHECK(run.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=

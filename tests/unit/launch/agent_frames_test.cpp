@@ -8,8 +8,8 @@
 #include <string>
 
 #include "catch.hpp"
-#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_client.hpp"
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/wrapper.hpp"
 
 using namespace distkit::launch;
@@ -46,8 +46,8 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
     char kind;
     std::string word;
   } wrapper_frames[] = {{frame::secret(secret), 'S', secret}, {frame::heartbeat(), 'H', ""},
-                        {frame::end_of_input(), 'E', ""},   {frame::signal("USR1"), 'G', "USR1"},
-                        {frame::terminate(), 'T', ""},      {frame::kill(), 'K', ""}};
+                        {frame::end_of_input(), 'E', ""},     {frame::signal("USR1"), 'G', "USR1"},
+                        {frame::terminate(), 'T', ""},        {frame::kill(), 'K', ""}};
   for (const auto& w : wrapper_frames) {
     INFO(w.frame);
     const std::string line = split(w.frame).first;  // h->word points into it
@@ -65,18 +65,24 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
 TEST_CASE("a header that is not a frame of its channel is refused", "[launch][frames]") {
   using C = af::Channel;
   const std::pair<C, std::string> bad[] = {
-      {C::to_agent, "O 1 2"},      // the agent's kind, not the launcher's
-      {C::to_agent, "N 1"},        // its size missing
-      {C::to_agent, "N 1 2 3"},    // a field too many
-      {C::to_agent, "C x"},        // not a number
-      {C::to_agent, "C  1"},       // two spaces
-      {C::to_agent, "C -1"},       // a sign
+      {C::to_agent, "O 1 2"},           // the agent's kind, not the launcher's
+      {C::to_agent, "N 1"},             // its size missing
+      {C::to_agent, "N 1 2 3"},         // a field too many
+      {C::to_agent, "C x"},             // not a number
+      {C::to_agent, "C  1"},            // two spaces
+      {C::to_agent, "C -1"},            // a sign
       {C::to_agent, "I 1 1234567890"},  // a size of 1 GB or more
-      {C::from_agent, "V 2"},      // the version missing
-      {C::from_agent, "V 2 a$b"},  // not a version
-      {C::from_agent, "X 1 256"},  {C::from_agent, "X 1 s"}, {C::from_agent, "X 1 s9x"},
-      {C::to_wrapper, "S"},        {C::to_wrapper, "S "}, {C::to_wrapper, "H x"},
-      {C::to_wrapper, "D"},        {C::to_wrapper, "G "}, {C::to_wrapper, ""},
+      {C::from_agent, "V 2"},           // the version missing
+      {C::from_agent, "V 2 a$b"},       // not a version
+      {C::from_agent, "X 1 256"},
+      {C::from_agent, "X 1 s"},
+      {C::from_agent, "X 1 s9x"},
+      {C::to_wrapper, "S"},
+      {C::to_wrapper, "S "},
+      {C::to_wrapper, "H x"},
+      {C::to_wrapper, "D"},
+      {C::to_wrapper, "G "},
+      {C::to_wrapper, ""},
       {C::from_agent, "O 1 " + std::string(70, '1')},  // past the longest header
   };
   for (const auto& [channel, line] : bad) {

@@ -89,8 +89,7 @@ TEST_CASE("an installed distkit-agent becomes the host agent", "[launch][preflig
   CHECK(run.out == "ran\n");
 }
 
-TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once",
-          "[launch][preflight]") {
+TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once", "[launch][preflight]") {
   Cache cache;
   auto copy = own_copy(this_system());
   auto r = preflight_with({"/nonexistent/distkit-agent"}, copy);
@@ -155,8 +154,8 @@ TEST_CASE("an agent of another protocol or from before the agent is refused with
   auto refused = preflight_with({(dir / "refuses").string()}, own_copy(this_system()));
   REQUIRE(refused.report.agent_problems.size() == 1);
   CHECK(refused.report.agent_problems[0] ==
-        "localhost: " + (dir / "refuses").string() + " (exit 126) refused " +
-            kAgentProtocolFlag + " (distkit-agent of another distkit version?); " + remedy);
+        "localhost: " + (dir / "refuses").string() + " (exit 126) refused " + kAgentProtocolFlag +
+            " (distkit-agent of another distkit version?); " + remedy);
   // Passes the check, then ends without a hello.
   script(dir / "no-hello", "[ \"$2\" = --check-ports ] && exit 0\nexit 126\n");
   auto old = preflight_with({(dir / "no-hello").string()}, own_copy(this_system()));
@@ -164,7 +163,8 @@ TEST_CASE("an agent of another protocol or from before the agent is refused with
   CHECK(old.report.agent_problems[0] ==
         "localhost: " + (dir / "no-hello").string() +
             " did not start as the host agent (a distkit-agent from before distkit's host "
-            "agent?); " + remedy);
+            "agent?); " +
+            remedy);
   // None of them was passed over for a copy.
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
 }

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/agent_client.hpp"
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/supervisor.hpp"
 #include "distkit/ssh/local_executor.hpp"
@@ -83,8 +83,8 @@ inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Exe
 // The real host agent on this machine (idle limit `idle` seconds, the
 // launcher's wait for the first rank).
 inline std::string real_agent_command(int idle = 3) {
-  return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag +
-         " --host-agent " + std::to_string(idle) + " " + std::to_string(kFirstRankWait);
+  return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent " +
+         std::to_string(idle) + " " + std::to_string(kFirstRankWait);
 }
 
 // Every rank goes through one AgentClient on this machine running
@@ -92,7 +92,7 @@ inline std::string real_agent_command(int idle = 3) {
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
                      const std::string& agent_command = real_agent_command()) {
   auto ex = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                                agent_command);
+                                          agent_command);
   return run_on(plan, std::move(o), ex);
 }
 

@@ -18,8 +18,8 @@
 #include <thread>
 
 #include "catch.hpp"
-#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/agent_client.hpp"
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/version.hpp"
@@ -57,8 +57,8 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   // of stderr applies to that. Its idle limit is past the wrapper's own
   // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), test::real_agent_command(4) + r);
+  auto agent = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                             test::real_agent_command(4) + r);
   s.cmd = agent->start(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
   return s;
 }
@@ -351,8 +351,8 @@ TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][w
 TEST_CASE("the agent's wrapper runs the rank, and refuses to be started by hand",
           "[launch][wrapper]") {
   // The rank names its parent: the wrapper, a fork of distkit-agent.
-  auto s = start_wrapper("agent", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}),
-                         fast());
+  auto s =
+      start_wrapper("agent", test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}), fast());
   s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
   CHECK(s.exit.get().exit_status == 0);
@@ -370,9 +370,8 @@ TEST_CASE("the agent's wrapper runs the rank, and refuses to be started by hand"
     std::string said = std::fgets(line, sizeof line, p) ? line : "";
     int status = ::pclose(p);
     CHECK(WEXITSTATUS(status) == 126);
-    CHECK(said.find(std::string("distkit-agent: this is distkit ") + kVersion +
-                    "'s host agent (" + kAgentProtocolFlag +
-                    "); distlaunch starts it, not a user") == 0);
+    CHECK(said.find(std::string("distkit-agent: this is distkit ") + kVersion + "'s host agent (" +
+                    kAgentProtocolFlag + "); distlaunch starts it, not a user") == 0);
     CHECK((said.find("the launcher speaks another protocol") != std::string::npos) ==
           (args.find("protocol=9") != std::string::npos));
   }

@@ -35,7 +35,7 @@ std::string agent_request(const std::vector<std::string>& env,
 class AgentFrameParser {
  public:
   struct Frame {
-    char kind = 0;  // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
+    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
     long id = -1;      // the rank; V: the agent's protocol
     std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the version
   };
@@ -59,14 +59,13 @@ inline constexpr std::string_view kHelloFact = "agent_hello";
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
 
-class AgentClient : public ssh::Executor,
-                          public std::enable_shared_from_this<AgentClient> {
+class AgentClient : public ssh::Executor, public std::enable_shared_from_this<AgentClient> {
  public:
   // `inner`: the host's executor; `agent_command`: the shell command that
   // runs the agent there.
   // `err`: where the agent's own messages go (prefixed with the host).
   AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
-                    std::FILE* err = stderr);
+              std::FILE* err = stderr);
   ~AgentClient() override;
 
   const std::string& host() const override { return inner_->host(); }

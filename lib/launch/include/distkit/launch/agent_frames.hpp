@@ -43,30 +43,30 @@ struct Spec {
 };
 
 inline constexpr Spec kFrames[] = {
-    {'N', Channel::to_agent, Field::id, Field::size},        // start a rank
-    {'I', Channel::to_agent, Field::id, Field::size},        // bytes for a rank's wrapper
-    {'C', Channel::to_agent, Field::id},                     // close its stdin after the queue
-    {'A', Channel::to_agent, Field::id},                     // close it now
+    {'N', Channel::to_agent, Field::id, Field::size},             // start a rank
+    {'I', Channel::to_agent, Field::id, Field::size},             // bytes for a rank's wrapper
+    {'C', Channel::to_agent, Field::id},                          // close its stdin after the queue
+    {'A', Channel::to_agent, Field::id},                          // close it now
     {'V', Channel::from_agent, Field::protocol, Field::version},  // the hello, first
-    {'O', Channel::from_agent, Field::id, Field::size},      // a rank's stdout
-    {'R', Channel::from_agent, Field::id, Field::size},      // a rank's stderr
-    {'X', Channel::from_agent, Field::id, Field::status},    // a rank's wrapper ended
-    {'S', Channel::to_wrapper, Field::secret},               // the job secret, first
-    {'H', Channel::to_wrapper},                              // a heartbeat
-    {'D', Channel::to_wrapper, Field::size},                 // bytes of the rank's stdin
-    {'E', Channel::to_wrapper},                              // end of the rank's stdin
-    {'G', Channel::to_wrapper, Field::signal},               // forward a signal
-    {'T', Channel::to_wrapper},                              // stop the rank (TERM, KILL)
-    {'K', Channel::to_wrapper},                              // SIGKILL now
+    {'O', Channel::from_agent, Field::id, Field::size},           // a rank's stdout
+    {'R', Channel::from_agent, Field::id, Field::size},           // a rank's stderr
+    {'X', Channel::from_agent, Field::id, Field::status},         // a rank's wrapper ended
+    {'S', Channel::to_wrapper, Field::secret},                    // the job secret, first
+    {'H', Channel::to_wrapper},                                   // a heartbeat
+    {'D', Channel::to_wrapper, Field::size},                      // bytes of the rank's stdin
+    {'E', Channel::to_wrapper},                                   // end of the rank's stdin
+    {'G', Channel::to_wrapper, Field::signal},                    // forward a signal
+    {'T', Channel::to_wrapper},                                   // stop the rank (TERM, KILL)
+    {'K', Channel::to_wrapper},                                   // SIGKILL now
 };
 
 // A header as read: its kind and the fields its spec gives it.
 struct Header {
   char kind = 0;
-  long number = -1;        // Field::id or Field::protocol
-  std::size_t size = 0;    // Field::size
-  bool sized = false;      // a Field::size is present: `size` raw bytes follow
-  std::string_view word;   // Field::version, status, secret or signal
+  long number = -1;       // Field::id or Field::protocol
+  std::size_t size = 0;   // Field::size
+  bool sized = false;     // a Field::size is present: `size` raw bytes follow
+  std::string_view word;  // Field::version, status, secret or signal
 };
 
 // The longest header line a frame of `channel` can have; a reader that has
@@ -94,8 +94,8 @@ namespace detail {
 inline bool version_chars(std::string_view s) {
   if (s.empty() || s.size() > 40) return false;
   for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-          c == '.' || c == '-' || c == '+' || c == '_' || c == '~'))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+          c == '-' || c == '+' || c == '_' || c == '~'))
       return false;
   return true;
 }
@@ -106,7 +106,7 @@ inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
   std::string_view word = rest;
   if (f != Field::secret && f != Field::signal) {
     std::size_t sp = rest.find(' ');
-    if (last && sp != std::string_view::npos) return false;  // a field too many
+    if (last && sp != std::string_view::npos) return false;   // a field too many
     if (!last && sp == std::string_view::npos) return false;  // one too few
     word = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);

@@ -34,7 +34,7 @@ inline constexpr const char kAgentProtocolFlag[] = "--protocol=2";
 //     (kAgentCopyTimeout). A launcher that dies closes the channel, which
 //     ends the agent at once; the wait only bounds a cut link.
 inline constexpr double kHeartbeatInterval = 1.0;
-inline constexpr double kHeartbeatMargin = 0.5;   // a heartbeat may be in flight
+inline constexpr double kHeartbeatMargin = 0.5;  // a heartbeat may be in flight
 inline constexpr double kStartFrameMargin = 1.0;
 inline constexpr long kAgentIdleMargin = 2;
 inline constexpr long kFirstRankWait = 60;

@@ -22,8 +22,8 @@ namespace distkit::launch {
 
 struct HostFacts {
   std::string os, python, mlx, git;
-  std::string agent;        // the distkit-agent that runs there ("" if none)
-  std::string agent_hello;  // its hello: "<protocol> <distkit version>" ("" if none)
+  std::string agent;          // the distkit-agent that runs there ("" if none)
+  std::string agent_hello;    // its hello: "<protocol> <distkit version>" ("" if none)
   bool agent_copied = false;  // this job copied distlaunch's own there
   bool answered = false;  // the host's check ran to its end (else: facts unknown)
 };

@@ -16,11 +16,10 @@ struct SignalName {
 };
 
 inline const SignalName kSignalNames[] = {
-    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-    {"ABRT", SIGABRT}, {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV},
-    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
-    {"USR2", SIGUSR2}, {"BUS", SIGBUS},   {"CONT", SIGCONT}, {"STOP", SIGSTOP},
-    {"TSTP", SIGTSTP}, {"WINCH", SIGWINCH}};
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT},  {"ILL", SIGILL},   {"ABRT", SIGABRT},
+    {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"SEGV", SIGSEGV},  {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},
+    {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},  {"BUS", SIGBUS},   {"CONT", SIGCONT},
+    {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"WINCH", SIGWINCH}};
 
 // "TERM", "SIGTERM" or a number ("15", up to 9 digits) to the number; 0
 // when it names no signal.
