@@ -254,12 +254,16 @@ PreflightReport run_preflight(const Plan& plan,
                        {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
                        TemplateMode::shell),
           ro);
-      if (!up.exit.ok())
-        return r.out += "agent_copy=failed (" +
-                        (up.exit.error.empty() ? "status " + std::to_string(up.exit.shell_status())
-                                               : up.exit.error) +
-                        ")\n",
-               r;
+      if (!up.exit.ok()) {
+        // What the host said (mkdir's or cat's complaint) names the cause.
+        std::string why = up.exit.error;
+        if (why.empty()) {
+          why = "status " + std::to_string(up.exit.shell_status());
+          auto said = split_lines(up.err);
+          if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
+        }
+        return r.out += "agent_copy=failed (" + why + ")\n", r;
+      }
       r = round(script(cached));
       r.out += "agent_copied=1\n";
       return r;

@@ -133,6 +133,23 @@ TEST_CASE("a host the launcher's own copy cannot serve is refused in one line",
         "distkit on localhost, or name its distkit-agent with --agent");
 }
 
+TEST_CASE("a copy the host cannot store is refused with what the host said",
+          "[launch][preflight]") {
+  Cache cache;
+  // The cache's parent is a file: mkdir fails, and says why.
+  const fs::path blocked = cache.dir / "not-a-dir";
+  std::ofstream(blocked) << "x";
+  setenv("XDG_CACHE_HOME", blocked.c_str(), 1);
+  auto r = preflight_with({"/nonexistent/distkit-agent"}, own_copy(this_system()));
+  CHECK_FALSE(r.agent->running());
+  REQUIRE(r.report.agent_problems.size() == 1);
+  const std::string& line = r.report.agent_problems[0];
+  CHECK(line.rfind("localhost: copying distkit-agent there failed (status 1: mkdir: ", 0) == 0);
+  CHECK(line.find("Not a directory") != std::string::npos);
+  CHECK(line.find("); check the space and permissions of ~/.cache/distkit there, or install "
+                  "distkit on localhost") != std::string::npos);
+}
+
 TEST_CASE("an agent of another protocol or from before the agent is refused with the remedy",
           "[launch][preflight]") {
   Cache cache;
