@@ -8,6 +8,7 @@
 // to every wrapper.
 #include "agent.hpp"
 
+#include "checks.hpp"
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/version.hpp"
@@ -62,12 +63,30 @@ struct WrapperChild {
   double exited_at = 0;
 };
 
+// The launcher's timing, from its P frame; false (with why) when the
+// values are missing or break agent_protocol.hpp's order.
+bool read_timing(const distkit::agent_frames::Pairs& p, long& heartbeat, long& idle,
+                 long& first_wait, std::string& why) {
+  namespace af = distkit::agent_frames;
+  const char* names[] = {"heartbeat_limit", "idle_limit", "first_rank_wait"};
+  long* values[] = {&heartbeat, &idle, &first_wait};
+  for (int i = 0; i < 3; ++i)
+    if (!af::parse_decimal(af::pair_value(p, names[i]), 6, *values[i])) {
+      why = std::string("no valid ") + names[i] + " in the launcher's P frame";
+      return false;
+    }
+  // A wrapper's own watchdog must speak before the agent gives up.
+  if (heartbeat < 1 || static_cast<double>(idle) <=
+                           static_cast<double>(heartbeat) + distkit::kStartFrameMargin) {
+    why = "idle_limit " + std::to_string(idle) + " s is not past heartbeat_limit " +
+          std::to_string(heartbeat) + " s and a wrapper's margins";
+    return false;
+  }
+  return true;
+}
+
 class Agent {
  public:
-  // Before its first rank it waits `first_wait` longer: the preflight's
-  // channel becomes the agent as soon as that host's check is done, and
-  // distlaunch starts the ranks only once every host's check is.
-  Agent(double idle, double first_wait) : idle_(idle), first_wait_(first_wait) {}
   int run();
 
  private:
@@ -93,6 +112,8 @@ class Agent {
     report_exit(id, std::to_string(code));
   }
   void handle_frames();
+  bool preflight(const std::string& payload);
+  void protocol_error(const std::string& why);
   void start(long id, const std::string& request);
   void launcher_gone();
   bool read_pipe(long id, int& fd, char kind);
@@ -101,7 +122,11 @@ class Agent {
   void write_stdins();
   void flush_stdout();
 
-  double idle_, first_wait_;
+  // Until the launcher's P frame: no timing of its own yet, so it waits
+  // kFirstRankWait for it (a launcher that dies closes the channel first).
+  double idle_ = static_cast<double>(distkit::kFirstRankWait), first_wait_ = 0;
+  long heartbeat_limit_ = 0;
+  bool preflight_done_ = false;
   std::string in_;   // stdin bytes not parsed yet
   std::string out_;  // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
@@ -120,19 +145,20 @@ void Agent::handle_frames() {
     if (nl == std::string::npos && in_.size() - pos <= af::max_header(af::Channel::to_agent)) break;
     const std::string line = in_.substr(pos, nl == std::string::npos ? nl : nl - pos);
     auto h = nl == std::string::npos ? std::nullopt : af::parse_header(af::Channel::to_agent, line);
-    if (!h) {
-      say("protocol error: unexpected frame '" + line.substr(0, 40) + "'");
-      in_.clear();
-      eof_ = true;  // nothing after it can be trusted: read no more
-      launcher_gone();
-      return;
-    }
+    // P first, once: the timing and the checks come before any rank.
+    if (!h || (h->kind == 'P') == preflight_done_)
+      return protocol_error("unexpected frame '" + line.substr(0, 40) + "'" +
+                            (h && !preflight_done_ ? " before the launcher's P frame" : ""));
     const char kind = h->kind;
     const long id = h->number;
     std::size_t after = nl + 1;
     if (h->sized && in_.size() - after < h->size) break;  // wait for the bytes
     std::string payload = h->sized ? in_.substr(after, h->size) : std::string();
     pos = after + (h->sized ? h->size : 0);
+    if (kind == 'P') {
+      if (!preflight(payload)) return;
+      continue;
+    }
     auto w = wrappers_.find(id);
     if (kind == 'N') {
       started_any_ = true;
@@ -155,22 +181,38 @@ void Agent::handle_frames() {
   in_.erase(0, pos);
 }
 
+// Nothing after a malformed frame can be trusted: read no more, and stop.
+void Agent::protocol_error(const std::string& why) {
+  say("protocol error: " + why);
+  in_.clear();
+  eof_ = true;
+  launcher_gone();
+}
+
+// The launcher's P frame: its timing, then the checks, answered in F.
+bool Agent::preflight(const std::string& payload) {
+  namespace af = distkit::agent_frames;
+  auto pairs = af::decode_pairs(payload);
+  long heartbeat = 0, idle = 0, first_wait = 0;
+  std::string why = "malformed P frame";
+  if (!pairs || !read_timing(*pairs, heartbeat, idle, first_wait, why)) {
+    protocol_error(why);
+    return false;
+  }
+  heartbeat_limit_ = heartbeat;
+  idle_ = static_cast<double>(idle);
+  first_wait_ = static_cast<double>(first_wait);
+  std::string facts = af::encode_pairs(run_checks(*pairs));
+  out_ += "F " + std::to_string(facts.size()) + "\n" + facts;
+  preflight_done_ = true;
+  last_input_ = now_seconds();  // the checks took time that was not silence
+  return true;
+}
+
 // Forks the wrapper for rank `id`. The child keeps only its three pipe ends
 // (every other descriptor of ours is closed) and runs run_rank itself.
 void Agent::start(long id, const std::string& request) {
-  std::vector<std::string> env, args;
-  std::size_t at = 0;
-  bool in_env = true;
-  while (at < request.size()) {
-    std::size_t end = request.find('\0', at);
-    if (end == std::string::npos) end = request.size();
-    std::string s = request.substr(at, end - at);
-    if (in_env && s.empty())
-      in_env = false;
-    else
-      (in_env ? env : args).push_back(s);
-    at = end + 1;
-  }
+  auto [env, args] = distkit::agent_frames::decode_request(request);
   if (wrappers_.count(id)) {
     say("protocol error: rank id " + std::to_string(id) + " started twice");
     return;
@@ -216,7 +258,7 @@ void Agent::start(long id, const std::string& request) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data()));
+    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_));
   }
   sigprocmask(SIG_SETMASK, &old, nullptr);
   close(pin[0]);
@@ -348,7 +390,10 @@ int Agent::run() {
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
     // wrapper blocked writing to a full pipe would otherwise keep us).
-    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : first_wait_)) launcher_gone();
+    if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : first_wait_)) {
+      if (!preflight_done_) say("no P frame from the launcher; ending");
+      launcher_gone();
+    }
     if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
@@ -401,17 +446,7 @@ int Agent::run() {
 
 }  // namespace
 
-int run_agent(int argc, char** argv) {
-  // IDLE FIRST_WAIT (agent_protocol.hpp): the launcher's timing.
-  char *end = nullptr, *end2 = nullptr;
-  double idle = argc == 2 ? std::strtod(argv[0], &end) : -1;
-  double first_wait = argc == 2 ? std::strtod(argv[1], &end2) : -1;
-  if (argc != 2 || !end || *end || idle <= 0 || !end2 || *end2 || first_wait < 0) {
-    std::fprintf(stderr,
-                 "distkit-agent: malformed arguments; it is started by distlaunch, "
-                 "not by hand\n");
-    return 126;
-  }
+int run_agent() {
   if (pipe(g_agent_wake) != 0) return 126;
   // Three descriptors a rank: macOS's default soft limit (256) would stop a
   // host at ~80 ranks. The wrappers put the original back for their ranks.
@@ -424,7 +459,7 @@ int run_agent(int argc, char** argv) {
   }
   for (int fd : g_agent_wake) set_cloexec_nonblock(fd);
   catch_loop_signals(on_agent_signal);
-  return Agent(idle, first_wait).run();
+  return Agent().run();
 }
 
 }  // namespace distkit_agent

@@ -4,25 +4,27 @@
 // forked child running run_rank: temp dir, process group, heartbeat
 // watchdog, stdin frames).
 //
-//   distkit-agent --protocol=2 --host-agent IDLE FIRST_WAIT   (seconds)
+//   distkit-agent --protocol=3 --host-agent
 //
-// Its frames (N, I, C, A in; V, O, R, X out) are agent_frames.hpp's table,
-// documented in distkit-agent(1), PROTOCOL; the hello V comes first.
+// Its frames (P, N, I, C, A in; V, F, O, R, X out) are agent_frames.hpp's
+// table, documented in distkit-agent(1), PROTOCOL. It says hello (V)
+// first; the launcher's first frame (P) brings the timing and the
+// preflight's checks, which it answers (F, checks.hpp) before any rank.
 // The agent's own errors go to its stderr. It ends when its stdin closes
 // (after closing every wrapper's stdin and waiting for them: the launcher is
-// gone) or when it has had no wrapper and no input for IDLE seconds (the
-// link was cut; the wrappers' own watchdogs have stopped their ranks),
-// FIRST_WAIT more before its first rank (distlaunch waits for every host's
-// preflight). Both come from the launcher (agent_protocol.hpp).
+// gone) or when it has had no input for the idle limit (the link was cut;
+// the wrappers' own watchdogs have stopped their ranks), the first-rank
+// wait more before its first rank (distlaunch waits for every host's
+// preflight). Both come in P (agent_protocol.hpp).
 #pragma once
 
 namespace distkit_agent {
 
-// argv: the arguments after --host-agent.
-int run_agent(int argc, char** argv);
+int run_agent();
 
 // The wrapper for one rank (main.cpp): argv holds its start request's
-// arguments, RANK first (distkit-agent(1), PROTOCOL).
-int run_rank(int argc, char** argv);
+// arguments, RANK first (distkit-agent(1), PROTOCOL); the heartbeat limit
+// is the launcher's, from P.
+int run_rank(int argc, char** argv, long heartbeat_limit);
 
 }  // namespace distkit_agent

@@ -3,12 +3,12 @@
 // agent (agent.hpp) on one channel per host; the agent forks one
 // wrapper per rank (run_rank below): private temp dir, own process group,
 // secret file, stdin, heartbeat watchdog, stall report, TERM -> KILL.
-//   distkit-agent --protocol=2 --host-agent IDLE FIRST_WAIT (distlaunch's)
-//   distkit-agent --protocol=2 --check-ports [PORT]...     (the preflight's)
+//   distkit-agent --protocol=3 --host-agent   (distlaunch's, nothing else)
 // The protocol number is distkit/launch/agent_protocol.hpp's. A wrapper's
-// arguments, as the agent's start request carries them:
-//   RANK STALL_LIMIT GRACE_TICKS HEARTBEAT_LIMIT CWD CWD_REQUIRED
-//   STDIN_FORWARDED NFILES [VAR NAME CONTENT]... COMMAND [ARG]...
+// arguments, as the agent's start request carries them (the heartbeat
+// limit comes from the launcher's P frame, through the agent):
+//   RANK STALL_LIMIT GRACE_TICKS CWD CWD_REQUIRED STDIN_FORWARDED NFILES
+//   [VAR NAME CONTENT]... COMMAND [ARG]...
 // A wrapper's exit statuses: the rank's (128+N for signal N), 125 protocol
 // error or no launcher, 126 setup failed, 127 command not runnable,
 // 129/130/143 when it was sent HUP/INT/TERM, 143 no start frame or heartbeat.
@@ -34,7 +34,6 @@
 #include "distkit/version.hpp"
 #include "frames.hpp"
 #include "group.hpp"
-#include "ports.hpp"
 #include "posix_util.hpp"
 #include "temp_dir.hpp"
 
@@ -387,19 +386,19 @@ bool parse_long(const char* s, long& out) {
 // The start request's arguments (RANK first); false with a message on a
 // bad one. The protocol was checked once, by the agent's own command line.
 bool parse_args(int argc, char** argv, Args& a, std::string& why) {
-  if (argc < 8) {
+  if (argc < 7) {
     why = "distkit-agent: too few arguments; it is started by distlaunch, not by hand";
     return false;
   }
   a.rank = argv[0];
   long flag = 0, nfiles = 0;
   bool ok = parse_long(argv[1], a.stall_limit) && parse_long(argv[2], a.grace_ticks) &&
-            parse_long(argv[3], a.hb_limit) && parse_long(argv[5], flag);
-  a.cwd = argv[4];
+            parse_long(argv[4], flag);
+  a.cwd = argv[3];
   a.cwd_required = flag != 0;
-  ok = ok && parse_long(argv[6], flag) && parse_long(argv[7], nfiles);
+  ok = ok && parse_long(argv[5], flag) && parse_long(argv[6], nfiles);
   a.forward_stdin = flag != 0;
-  int at = 8;
+  int at = 7;
   if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
     why = "distkit-agent: malformed arguments; it is started by distlaunch, not by hand";
     return false;
@@ -414,8 +413,9 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
 // The wrapper for one rank, from its start request's arguments (RANK
 // first). Called in a child of the host agent (agent.cpp), which has reset
 // its signal dispositions and given it its own stdin, stdout and stderr.
-int run_rank(int argc, char** argv) {
+int run_rank(int argc, char** argv, long heartbeat_limit) {
   Args a;
+  a.hb_limit = heartbeat_limit;
   std::string why;
   if (!parse_args(argc, argv, a, why)) {
     std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 1 ? argv[0] : "?", why.c_str());
@@ -431,12 +431,9 @@ int run_rank(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace distkit_agent;
-  if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
+  if (argc == 3 && std::strcmp(argv[1], kProtocol) == 0 &&
       std::strcmp(argv[2], "--host-agent") == 0)
-    return run_agent(argc - 3, argv + 3);
-  if (argc >= 3 && std::strcmp(argv[1], kProtocol) == 0 &&
-      std::strcmp(argv[2], "--check-ports") == 0)
-    return check_ports(argc - 3, argv + 3);
+    return run_agent();
   // Another protocol, or a rank's arguments by hand: ranks come only
   // through the agent (one implementation of the host side).
   std::fprintf(stderr,

@@ -5,7 +5,9 @@
 // launcher's frames is parse_header plus the wait for a frame's bytes).
 // The first input byte picks where the stream is split in two: what a
 // decoder makes of the stream must not depend on how it arrives, and no
-// frame may carry more bytes than the input had.
+// frame may carry more bytes than the input had. The pairs of P and F
+// frames (decode_pairs) must read back to exactly what they were made of,
+// and a rank's start request (decode_request) to the same strings.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -62,6 +64,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     require(af::find_spec(af::Channel::from_agent, kind) != nullptr);
     require(bytes.size() <= in.size());
   }
+
+  // A list decode_pairs takes is one encode_pairs makes, byte for byte.
+  if (auto pairs = af::decode_pairs(in)) require(af::encode_pairs(*pairs) == in);
+  for (const auto& [kind, id, bytes] : frames)
+    if (auto pairs = af::decode_pairs(bytes)) require(af::encode_pairs(*pairs) == bytes);
+
+  // A start request reads back to what encodes to the same strings; one
+  // that encode_request made reads back whole.
+  auto request = af::decode_request(in);
+  auto again = af::decode_request(af::encode_request(request));
+  require(again.env == request.env && again.args == request.args);
 
   auto read = wrapper_reads(whole);
   require(wrapper_reads(split) == read);

@@ -2,7 +2,7 @@
 # rank 0's port held on h1 and rank 3's on h2, distlaunch starts nothing and
 # reports both at once (exit 2), whether an installed distkit-agent or
 # the copy distlaunch makes on hosts without one tries them; a
-# distkit-agent from before the host agent is refused on each host; with
+# distkit-agent of another protocol is refused on each host; with
 # the ports free the same job runs, with
 # per-host progress (event lines under --verbose, a live board on a TTY).
 . "$(dirname "$0")/launch_lib.sh"
@@ -48,22 +48,22 @@ expect_eq "$(grep -c '^started$' "$WORK/out")" 4 "ranks started with the ports f
 # Both hosts' ranks went to the distkit-agent the preflight found there.
 expect_eq "$(grep -c '^      "agent": "/.*/distkit-agent"' "$WORK/rec/manifest.json")" 2 \
   "hosts whose ranks ran under distkit-agent"
-# A distkit-agent from before the host agent passes the check but cannot
-# be the agent: refused on each host with the remedy; nothing starts.
+# A distkit-agent of another protocol (distkit 0.9.0's hello, protocol 2):
+# refused on each host with the remedy, never passed over; nothing starts.
 mkdir -p "$WORK/old"
-cat > "$WORK/old/distkit-agent" <<OLD
+cat > "$WORK/old/distkit-agent" <<'OLD'
 #!/bin/sh
-[ "\$2" = --host-agent ] && { echo "distlaunch: rank \$2: distkit-agent: too few arguments" >&2; exit 126; }
-exec "$(dirname "$DL")/distkit-agent" "\$@"
+printf 'V 2 0.9.0\n'
+exec cat >/dev/null
 OLD
 chmod +x "$WORK/old/distkit-agent"
 version=$("$DL" --version | cut -d' ' -f2)
 rc=0
 dl --hosts h1,h2 -n 2 -p "$base" --agent "$WORK/old/distkit-agent" -- sh -c 'echo started' > "$WORK/out2" 2> "$WORK/err2" || rc=$?
-expect_eq "$rc" 2 "exit status with an agent from before the host agent"
-[ ! -s "$WORK/out2" ] || fail "a rank started under an agent from before the host agent"
+expect_eq "$rc" 2 "exit status with an agent of another protocol"
+[ ! -s "$WORK/out2" ] || fail "a rank started under an agent of another protocol"
 for h in h1 h2; do
-  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distkit-agent did not start as the host agent (a distkit-agent from before distkit's host agent?); install distkit $version there, or pass --agent none to use distlaunch's own copy"
+  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distkit-agent speaks host-agent protocol 2 (distkit 0.9.0), this distlaunch 3 (distkit $version); install distkit $version there, or pass --agent none to use distlaunch's own copy"
 done
 expect_line "$WORK/err2" "distlaunch: error: preflight: 2 of 2 host(s) without a host agent; fix them as each line says"
 # Per-host progress: plain event lines under --verbose when not on a TTY.

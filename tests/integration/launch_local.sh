@@ -57,7 +57,7 @@ expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distkit-agent "de
 "$DL" --hosts 127.0.0.1 -n 1 --record "$WORK/rec" -- true
 grep -Eq '^      "agent": "/.*/distkit-agent",?$' "$WORK/rec/manifest.json" ||
   { cat "$WORK/rec/manifest.json"; fail "no agent (an absolute path) in the manifest"; }
-expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"2 $version\""
+expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"3 $version\""
 export XDG_CACHE_HOME="$WORK/cache"
 expect_eq "$("$DL" --hosts 127.0.0.1 -n 2 --agent none --record "$WORK/rec1" -- sh -c "$parent")" \
   "$(printf 'distkit-agent\ndistkit-agent')" "ranks under the copy"
@@ -72,7 +72,7 @@ unset XDG_CACHE_HOME
 # A distkit-agent of another version refuses the check: a problem with
 # the remedy, with or without the checks (exit 2), never the fallback.
 mkdir -p "$WORK/old"
-printf '#!/bin/sh\nexit 126\n' > "$WORK/old/distkit-agent"
+printf '#!/bin/sh\necho "distkit-agent: this is distkit 0.9.0 (--protocol=2)" >&2; exit 126\n' > "$WORK/old/distkit-agent"
 chmod +x "$WORK/old/distkit-agent"
 for flags in "" --no-preflight; do
   rc=0
@@ -80,7 +80,7 @@ for flags in "" --no-preflight; do
   "$DL" --hosts 127.0.0.1 -n 1 --agent "$WORK/old/distkit-agent" $flags -- true 2>"$WORK/err" || rc=$?
   expect_eq "$rc" 2 "exit status with another version's agent ($flags)"
   cat > "$WORK/want" <<WANT
-distlaunch: error: 127.0.0.1: $WORK/old/distkit-agent (exit 126) refused --protocol=2 (distkit-agent of another distkit version?); install distkit $version there, or pass --agent none to use distlaunch's own copy
+distlaunch: error: 127.0.0.1: $WORK/old/distkit-agent did not start as a host agent of protocol 3 (exit 126: distkit-agent: this is distkit 0.9.0 (--protocol=2)); install distkit $version there, or pass --agent none to use distlaunch's own copy
 distlaunch: error: preflight: 1 of 1 host(s) without a host agent; fix them as each line says
 WANT
   diff "$WORK/want" "$WORK/err" || fail "another version's agent ($flags): report differs"

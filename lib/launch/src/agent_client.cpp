@@ -3,6 +3,7 @@
 // mutex and call its handlers without it, as an executor of its own would.
 #include "distkit/launch/agent_client.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -24,8 +25,8 @@ std::string agent_frame(char kind, long id, std::string_view data) {
   if (!spec)
     throw std::logic_error(std::string("agent_frame: no frame '") + kind + "' to the agent");
   std::string f(1, kind);
-  f += ' ' + std::to_string(id);
-  const bool sized = spec->second == af::Field::size;
+  if (spec->first == af::Field::id) f += ' ' + std::to_string(id);
+  const bool sized = spec->first == af::Field::size || spec->second == af::Field::size;
   if (sized) f += ' ' + std::to_string(data.size());
   f += '\n';
   if (sized) f.append(data);
@@ -34,11 +35,14 @@ std::string agent_frame(char kind, long id, std::string_view data) {
 
 std::string agent_request(const std::vector<std::string>& env,
                           const std::vector<std::string>& args) {
-  std::string out;
-  for (const auto& e : env) out += e + '\0';
-  out += '\0';
-  for (const auto& a : args) out += a + '\0';
-  return out;
+  return agent_frames::encode_request({env, args});
+}
+
+agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait) {
+  heartbeat_limit = std::max(1L, heartbeat_limit);  // as the wrappers have always had it
+  return {{"heartbeat_limit", std::to_string(heartbeat_limit)},
+          {"idle_limit", std::to_string(heartbeat_limit + kAgentIdleMargin)},
+          {"first_rank_wait", std::to_string(first_rank_wait)}};
 }
 
 ssh::ExitInfo agent_exit_info(std::string_view status) {
@@ -76,8 +80,11 @@ class AgentRankCommand : public ssh::RunningCommand {
 };
 
 AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
-                         std::FILE* err)
-    : inner_(std::move(inner)), agent_command_(std::move(agent_command)), err_(err) {}
+                         std::FILE* err, agent_frames::Pairs timing)
+    : inner_(std::move(inner)),
+      agent_command_(std::move(agent_command)),
+      timing_(std::move(timing)),
+      err_(err) {}
 
 AgentClient::~AgentClient() {
   // Every rank has ended (the supervisor waited for them): EOF ends the agent.
@@ -95,7 +102,8 @@ ssh::StreamHandlers AgentClient::agent_handlers() {
   return h;
 }
 
-std::future<ssh::CommandResult> AgentClient::start_with_preflight(const std::string& script) {
+std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& locator,
+                                                            const agent_frames::Pairs& request) {
   std::unique_ptr<ssh::RunningCommand> ended;
   {
     std::lock_guard lock(mu_);
@@ -107,14 +115,23 @@ std::future<ssh::CommandResult> AgentClient::start_with_preflight(const std::str
     ended_why_.clear();
   }
   if (ended) ended->wait();
-  preflight_ = {};
-  preflight_done_ = std::promise<ssh::CommandResult>();
+  auto result = reset_opening(request);
+  lazy_ = false;
+  phase_ = Phase::locate;  // before the channel exists: no callback yet
+  adopt(inner_->start(locator, agent_handlers()));
+  return result;
+}
+
+// A fresh opening, for a channel not started yet (no callback can run).
+std::future<AgentOpening> AgentClient::reset_opening(const agent_frames::Pairs& request) {
+  opening_ = {};
+  opening_given_ = false;
+  opening_done_ = std::promise<AgentOpening>();
+  locator_out_.clear();
+  request_ = request;
   parser_ = AgentFrameParser();
   err_line_.clear();
-  auto result = preflight_done_.get_future();
-  phase_ = Phase::facts;  // before the channel exists: no callback yet
-  adopt(inner_->start(script, agent_handlers()));
-  return result;
+  return opening_done_.get_future();
 }
 
 // Stores the started channel. Its thread may have run already, and found
@@ -160,7 +177,12 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
       throw std::logic_error("the host agent on " + host() + " was never started");
     // Not under the lock: the channel's thread may call back meanwhile.
     lock.unlock();
+    (void)reset_opening(timing_);
+    lazy_ = true;
+    phase_ = Phase::hello;  // no locator: the agent's hello comes first
     adopt(inner_->start(agent_command_, agent_handlers()));
+    // P before the first N, without waiting for the hello (checked as it comes).
+    send(agent_frame('P', 0, agent_frames::encode_pairs(timing_)));
     lock.lock();
   }
   if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
@@ -205,8 +227,9 @@ void AgentClient::abort_rank(long id) {
 }
 
 void AgentClient::on_agent_stderr(std::string_view bytes) {
-  if (phase_ != Phase::frames) {
-    preflight_.err.append(bytes);
+  if (phase_ != Phase::frames && !lazy_) {
+    // Why a locator or an agent ended early: its first line is enough.
+    if (opening_.err.size() < 4096) opening_.err.append(bytes);
     return;
   }
   // The agent's own complaints (the ranks' stderr comes framed on stdout).
@@ -218,37 +241,29 @@ void AgentClient::on_agent_stderr(std::string_view bytes) {
 }
 
 void AgentClient::on_agent_stdout(std::string_view bytes) {
-  if (phase_ == Phase::facts) {
-    // The preflight's lines until the marker line; what follows is frames.
-    preflight_.out.append(bytes);
-    const std::string marker = std::string(kAgentMarker) + "\n";
-    std::size_t at = preflight_.out.rfind(marker, 0) == 0 ? 0 : preflight_.out.find("\n" + marker);
-    if (at == std::string::npos) return;
-    std::size_t cut = at == 0 ? 0 : at + 1;
-    std::string rest = preflight_.out.substr(cut + marker.size());
-    preflight_.out.resize(cut);
-    preflight_.exit.exit_status = 0;  // the checks ran to their end
-    phase_ = Phase::hello;
+  if (phase_ == Phase::locate) {
+    // The locator's lines until its marker; what follows is the agent's.
+    // A login shell's chatter before it is passed over, within bounds.
+    locator_out_.append(bytes);
+    std::size_t pos = 0;
+    for (std::size_t nl; phase_ == Phase::locate && (nl = locator_out_.find('\n', pos)) !=
+                                                        std::string::npos;
+         pos = nl + 1)
+      on_locator_line(std::string_view(locator_out_).substr(pos, nl - pos));
+    std::string rest = locator_out_.substr(pos);
+    if (phase_ == Phase::locate) {
+      locator_out_ = rest;
+      if (locator_out_.size() > 65536) abort_channel();  // no locator speaks like that
+      return;
+    }
+    locator_out_.clear();
     if (!rest.empty()) on_agent_stdout(rest);
     return;
   }
   bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
-    if (f.kind == 'V') {
-      if (phase_ == Phase::hello) {  // the agent runs: the preflight's result
-        // As a fact line, so the preflight reports it (hello_fact).
-        preflight_.out +=
-            std::string(kHelloFact) + "=" + std::to_string(f.id) + " " + f.data + "\n";
-        bool ours = f.id == kAgentProtocol;
-        phase_ = Phase::frames;
-        if (!ours) {  // another protocol: nothing it sends can be trusted
-          std::lock_guard lock(mu_);
-          aborted_ = true;
-        }
-        preflight_done_.set_value(std::move(preflight_));
-        if (!ours) abort_channel();
-      }
-      return;
-    }
+    if (phase_ != Phase::frames) return on_opening_frame(f);
+    if (f.kind != 'O' && f.kind != 'R' && f.kind != 'X')
+      return parser_.fail(std::string("a second '") + f.kind + "' frame from the agent");
     std::shared_ptr<Slot> slot;
     {
       std::lock_guard lock(mu_);
@@ -265,26 +280,73 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
     }
   });
   // Nothing after a bad frame can be trusted: close the channel; its on_exit
-  // then fails every rank still on it.
-  if (!ok) abort_channel();
+  // then fails every rank still on it (or gives the opening).
+  if (!ok || !parser_.error().empty()) abort_channel();
+}
+
+void AgentClient::on_locator_line(std::string_view line) {
+  if (line.rfind(kAgentMarker, 0) == 0) {
+    opening_.agent = std::string(line.substr(kAgentMarker.size()));
+    phase_ = Phase::hello;
+  } else if (line.rfind(kNoAgentMarker, 0) == 0) {
+    opening_.system = std::string(line.substr(kNoAgentMarker.size()));
+  }
+}
+
+// The hello, which P answers, then the facts, which give the opening.
+void AgentClient::on_opening_frame(const AgentFrameParser::Frame& f) {
+  if (phase_ == Phase::hello && f.kind == 'V') {
+    opening_.protocol = f.id;
+    opening_.version = f.data;
+    if (f.id != kAgentProtocol) {  // another protocol: nothing it sends can be trusted
+      {
+        std::lock_guard lock(mu_);
+        aborted_ = true;
+      }
+      give_opening();
+      abort_channel();
+      return;
+    }
+    phase_ = Phase::facts;
+    if (!lazy_) send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
+    return;
+  }
+  auto facts = f.kind == 'F' ? agent_frames::decode_pairs(f.data) : std::nullopt;
+  if (phase_ != Phase::facts || !facts)
+    return parser_.fail(std::string("unexpected '") + f.kind + "' frame from the agent before " +
+                        (phase_ == Phase::hello ? "its hello" : "its facts"));
+  opening_.facts = std::move(*facts);
+  opening_.answered = true;
+  phase_ = Phase::frames;
+  give_opening();
+}
+
+void AgentClient::give_opening() {
+  if (opening_given_) return;
+  opening_given_ = true;
+  auto first = opening_.err.find('\n');
+  if (first != std::string::npos) opening_.err.resize(first);
+  opening_done_.set_value(opening_);
 }
 
 void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   if (phase_ != Phase::frames) {
-    // No agent: the script ended before the marker (no distkit-agent
-    // there, or the link failed; its result as ssh::Executor::run gives
-    // it), or the agent before its hello (the checks' result stands).
-    // A channel lost between the marker and the hello (a cut link) is a
-    // failed check, not an agent from before the hello.
-    if (phase_ == Phase::facts || !e.error.empty()) preflight_.exit = e;
+    // No agent: the locator found none (its output says what the host
+    // runs), the agent refused this protocol or ended before its facts,
+    // or the link failed (error set).
+    opening_.exit = e;
+    if (!parser_.error().empty() && e.error.empty())
+      opening_.exit.error = "host agent protocol error: " + parser_.error();
     phase_ = Phase::frames;
+    bool ranks = false;
     {
       std::lock_guard lock(mu_);
       agent_ended_ = true;
       agent_exit_ = e;
+      ranks = !slots_.empty();
     }
-    preflight_done_.set_value(std::move(preflight_));
-    return;
+    give_opening();
+    if (!ranks) return;  // a lazy agent's ranks are lost below
   }
   std::vector<long> live;
   std::string why;

@@ -33,6 +33,7 @@ bool AgentFrameParser::feed(std::string_view bytes,
     f.data = h->sized ? buf_.substr(after, h->size) : std::string(h->word);
     pos = after + (h->sized ? h->size : 0);
     on_frame(f);
+    if (!error_.empty()) break;  // the frame was out of place
   }
   buf_.erase(0, pos);
   return error_.empty();

@@ -1,5 +1,7 @@
-// Preflight checks (contract in preflight.hpp). One rendered script per host
-// answers with key=value lines; the decisions are taken here.
+// Preflight checks (contract in preflight.hpp). Per host, the locator
+// script starts the agent, whose answer to the P frame is the facts
+// (apps/agent/checks.cpp); every decision is taken here, from the
+// structured answer.
 #include "distkit/launch/preflight.hpp"
 
 #include <sys/stat.h>
@@ -13,7 +15,6 @@
 
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/util/atomic_file.hpp"
-#include "distkit/util/port_in_use.hpp"
 #include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
@@ -28,16 +29,6 @@ bool is_python(const std::string& word) {
   auto slash = word.rfind('/');
   std::string base = slash == std::string::npos ? word : word.substr(slash + 1);
   return base.rfind("python", 0) == 0;
-}
-
-std::map<std::string, std::string> parse_facts(const std::string& out) {
-  std::map<std::string, std::string> kv;
-  for (auto line : split_lines(out)) {
-    auto eq = line.find('=');
-    if (eq != std::string_view::npos)
-      kv[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
-  }
-  return kv;
 }
 
 // The ports of `host`'s ranks, as "p1 p2 ...".
@@ -67,75 +58,92 @@ std::string agent_remedy() {
          " there, or pass --agent none to use distlaunch's own copy";
 }
 
+// One host's answer: what its channel said, and what became of the copy
+// where it had no agent ("" none tried; "none", "other-system",
+// "failed (...)").
+struct HostAnswer {
+  AgentOpening opening;
+  std::string copy;
+  std::string own_system;  // this distlaunch's, for the refusal
+  bool copied = false;
+};
+
 // Why `host` has no host agent of this protocol ("" when it has one).
-std::string agent_problem(const std::string& host, std::map<std::string, std::string>& kv,
-                          bool running) {
+std::string agent_problem(const std::string& host, const HostAnswer& a, bool running) {
   if (running) return "";
-  const std::string ours = std::to_string(kAgentProtocol);
-  if (!kv["agent_refused"].empty())
-    return host + ": " + kv["agent_refused"] + " refused " + kAgentProtocolFlag +
-           " (distkit-agent of another distkit version?); " + agent_remedy();
-  if (!kv[std::string(kHelloFact)].empty()) {
-    auto words = split_words(kv[std::string(kHelloFact)]);
-    std::string theirs = words.empty() ? "?" : std::string(words[0]);
-    std::string version = words.size() > 1 ? std::string(words[1]) : "?";
-    return host + ": " + kv["agent"] + " speaks host-agent protocol " + theirs + " (distkit " +
-           version + "), this distlaunch " + ours + " (distkit " + kVersion + "); " +
-           agent_remedy();
-  }
-  if (!kv["agent"].empty())
-    return host + ": " + kv["agent"] +
-           " did not start as the host agent (a distkit-agent from before distkit's host "
-           "agent?); " +
-           agent_remedy();
-  const std::string& copy = kv["agent_copy"];
-  if (copy == "other-system")
-    return host + ": no distkit-agent there, and it runs " + kv["system"] + ", this distlaunch " +
-           kv["own_system"] + ", so distlaunch's own cannot run there; install distkit on " + host +
+  const AgentOpening& o = a.opening;
+  if (o.protocol >= 0 && o.protocol != kAgentProtocol)
+    return host + ": " + o.agent + " speaks host-agent protocol " + std::to_string(o.protocol) +
+           " (distkit " + o.version + "), this distlaunch " + std::to_string(kAgentProtocol) +
+           " (distkit " + kVersion + "); " + agent_remedy();
+  if (!o.agent.empty())
+    return host + ": " + o.agent + " did not start as a host agent of protocol " +
+           std::to_string(kAgentProtocol) + " (" +
+           (o.protocol < 0 ? "" : "it ended before answering the checks, ") + "exit " +
+           std::to_string(o.exit.shell_status()) +
+           (o.err.empty() ? "" : ": " + o.err) + "); " + agent_remedy();
+  if (a.copy == "other-system")
+    return host + ": no distkit-agent there, and it runs " + o.system + ", this distlaunch " +
+           a.own_system + ", so distlaunch's own cannot run there; install distkit on " + host +
            " (see README: hosts), or name its distkit-agent with --agent";
-  if (copy == "none")
+  if (a.copy == "none")
     return host +
            ": no distkit-agent there, and none beside this distlaunch to copy; "
            "install distkit on " +
            host + ", or name its distkit-agent with --agent";
-  if (copy.rfind("failed", 0) == 0)
-    return host + ": copying distkit-agent there " + copy +
+  if (a.copy.rfind("failed", 0) == 0)
+    return host + ": copying distkit-agent there " + a.copy +
            "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
            host;
   return host + ": no distkit-agent there (not copied); install distkit on " + host;
 }
 
-void check_host(const std::string& host, const ssh::CommandResult& res, const Plan& plan,
-                bool cwd_required, bool agent_running, PreflightReport& report) {
-  auto kv = parse_facts(res.out);
+void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, bool cwd_required,
+                bool agent_running, PreflightReport& report) {
+  const AgentOpening& o = a.opening;
+  auto fact = [&](const char* key) { return agent_frames::pair_value(o.facts, key); };
   HostFacts& facts = report.hosts[host];
-  facts = {kv["os"],
-           kv["python"],
-           kv["mlx"],
-           kv["git"],
-           kv["agent"],
-           kv[std::string(kHelloFact)],
-           kv["agent_copied"] == "1",
-           res.exit.error.empty()};
-  if (!res.exit.error.empty()) {
-    report.failures.push_back(host + ": preflight failed (" + res.exit.error + "); check the host");
+  facts = {fact("os"),
+           fact("python"),
+           fact("mlx"),
+           fact("git"),
+           o.agent,
+           o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
+           a.copied,
+           o.answered};
+  if (!o.exit.error.empty()) {
+    report.failures.push_back(host + ": preflight failed (" + o.exit.error + "); check the host");
     return;
   }
-  if (auto why = agent_problem(host, kv, agent_running); !why.empty())
+  if (auto why = agent_problem(host, a, agent_running); !why.empty())
     report.agent_problems.push_back(why);
-  auto words = split_words(facts.agent_hello);
-  if (words.size() > 1 && words[1] != kVersion)
-    report.warnings.push_back(host + ": distkit-agent is distkit " + std::string(words[1]) +
+  if (!o.answered) return;
+  if (o.version != kVersion)
+    report.warnings.push_back(host + ": distkit-agent is distkit " + o.version +
                               ", this distlaunch " + kVersion +
                               " (same protocol, so the job runs); install the same version there");
-  if (kv["cmd"] == "missing")
+  if (fact("cmd") == "missing")
     report.problems.push_back(host + ": command '" + plan.command.front() +
                               "' not found; install it there or give its full path");
-  if (cwd_required && kv["cwd"] == "missing")
+  if (cwd_required && fact("cwd") == "missing")
     report.problems.push_back(host + ": directory '" + plan.cwd.value_or("") +
                               "' does not exist; create it there or fix --cwd");
-  for (auto word : split_words(kv["busy"]))
+  for (auto word : split_words(fact("busy")))
     report_busy_port(plan, host, std::atoi(std::string(word).c_str()), report);
+}
+
+// The preflight's request to `host`'s agent (its P frame): the timing,
+// then what to check.
+agent_frames::Pairs check_request(const Plan& plan, const std::string& host, bool want_commit,
+                                  long heartbeat_limit) {
+  auto pairs = agent_timing(heartbeat_limit, kFirstRankWait);
+  const std::string& cmd = plan.command.front();
+  pairs.insert(pairs.end(), {{"cwd", plan.cwd.value_or("")},
+                             {"cmd", cmd},
+                             {"python", is_python(cmd) ? cmd : ""},
+                             {"git", want_commit ? "1" : "0"},
+                             {"ports", ports_of(plan, host)}});
+  return pairs;
 }
 
 // This machine's system as `uname -s` `uname -m` print it.
@@ -195,59 +203,50 @@ PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
-                              const std::optional<AgentCopy>& copy, long agent_idle) {
+                              const std::optional<AgentCopy>& copy, long heartbeat_limit) {
   const auto timeout = std::chrono::seconds(kPreflightTimeout);
-  const std::string& cmd = plan.command.front();
   // The cached copy's path, expanded on the host (its $HOME).
   const std::string cached = copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" +
                                         shell_quote(copy->build) + "/distkit-agent"
                                   : "";
+  auto locator = [](const std::string& words) {
+    return render_named("launch_agent_start.sh",
+                        {{"candidates", words}, {"protocol", kAgentProtocolFlag}},
+                        TemplateMode::shell);
+  };
+  const std::string first =
+      locator(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
-  std::vector<std::future<ssh::CommandResult>> results;
+  std::vector<std::future<HostAnswer>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
-    // This machine's ports are tried here, directly, not by its agent.
-    bool local = executors[i]->is_local();
-    // Rendered again only where the copy is made (the tasks end before we
-    // return, so the references it holds stay valid).
-    auto script = [&, i, local](const std::string& words) {
-      return render_named(
-          "launch_preflight.sh",
-          {{"cwd", plan.cwd.value_or("")},
-           {"cmd", cmd},
-           {"git", want_commit ? "1" : "0"},
-           {"python", is_python(cmd) ? cmd : ""},
-           {"ports", local ? "" : ports_of(plan, plan.hosts[i])},
-           {"candidates", words},
-           {"protocol", kAgentProtocolFlag},
-           {"agent_timing", std::to_string(agent_idle) + " " + std::to_string(kFirstRankWait)}},
-          TemplateMode::shell);
-    };
-    std::string first = script(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
-    results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], first,
-                                                      script, &cached, timeout, copy, bytes] {
-      auto round = [&](const std::string& s) {
-        auto done = agent->start_with_preflight(s);
+    auto request = check_request(plan, plan.hosts[i], want_commit, heartbeat_limit);
+    results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], request,
+                                                      &first, &locator, &cached, timeout, copy,
+                                                      bytes] {
+      auto round = [&](const std::string& script) {
+        auto done = agent->start_with_preflight(script, request);
         if (done.wait_for(timeout) == std::future_status::ready) return done.get();
-        agent->abort_agent();  // no agent then, even if it said hello meanwhile
+        agent->abort_agent();  // no agent then, even if it answered meanwhile
         auto r = done.get();
+        r.answered = false;
         r.exit = {};
         r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
         return r;
       };
-      auto r = round(first);
-      if (agent->running() || !r.exit.error.empty()) return r;
-      auto kv = parse_facts(r.out);
-      if (!kv["agent"].empty() || !kv["agent_refused"].empty()) return r;  // reported
-      // None there: copy ours where it can run, then the check again.
-      if (!copy) return r.out += "agent_copy=none\n", r;
-      if (kv["system"] != copy->system)
-        return r.out += "agent_copy=other-system\nown_system=" + copy->system + "\n", r;
+      HostAnswer a;
+      a.opening = round(first);
+      const AgentOpening& o = a.opening;
+      if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
+      // None there: copy ours where it can run, then locate it again.
+      if (!copy) return a.copy = "none", a;
+      a.own_system = copy->system;
+      if (o.system != copy->system) return a.copy = "other-system", a;
       ssh::RunOptions ro;
       ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
       try {
         ro.stdin_data = bytes->get();
       } catch (const std::exception& e) {
-        return r.out += std::string("agent_copy=failed: ") + e.what() + "\n", r;
+        return a.copy = std::string("failed: ") + e.what(), a;
       }
       auto up = ex->run(
           render_named("launch_agent_copy.sh",
@@ -262,22 +261,17 @@ PreflightReport run_preflight(const Plan& plan,
           auto said = split_lines(up.err);
           if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
         }
-        return r.out += "agent_copy=failed (" + why + ")\n", r;
+        return a.copy = "failed (" + why + ")", a;
       }
-      r = round(script(cached));
-      r.out += "agent_copied=1\n";
-      return r;
+      a.opening = round(locator(cached));
+      a.copied = true;
+      return a;
     }));
   }
   PreflightReport report;
   for (size_t i = 0; i < executors.size(); ++i) {
-    auto res = results[i].get();
-    check_host(plan.hosts[i], res, plan, cwd_required, agents[i]->running(), report);
-    if (!executors[i]->is_local()) continue;
-    std::vector<int> ports;
-    for (const auto& r : plan.ranks)
-      if (r.host == plan.hosts[i]) ports.insert(ports.end(), r.ports.begin(), r.ports.end());
-    for (int port : busy_local_ports(ports)) report_busy_port(plan, plan.hosts[i], port, report);
+    HostAnswer answer = results[i].get();  // before asking whether its agent runs
+    check_host(plan.hosts[i], answer, plan, cwd_required, agents[i]->running(), report);
   }
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);
@@ -285,13 +279,6 @@ PreflightReport run_preflight(const Plan& plan,
   // A host whose check failed has no agent either: it stays a failure.
   if (!check) report.problems.clear();
   return report;
-}
-
-std::vector<int> busy_local_ports(const std::vector<int>& ports) {
-  std::vector<int> busy;
-  for (int port : ports)
-    if (port_in_use(port)) busy.push_back(port);
-  return busy;
 }
 
 }  // namespace distkit::launch

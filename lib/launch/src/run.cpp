@@ -206,11 +206,10 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
                           const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
                           ProgressBoard& board,
                           const std::vector<std::shared_ptr<AgentClient>>& agents) {
-  // An agent's idle limit: no frame for that long means the launcher is
-  // gone or cut off; past the wrappers' own limits (agent_protocol.hpp).
+  // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
   auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
-                              o.heartbeat_limit.count() + kAgentIdleMargin);
+                              o.heartbeat_limit.count());
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());

@@ -15,7 +15,6 @@ RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSe
   r.args = {std::to_string(rank.rank),
             std::to_string(std::max<long long>(0, settings.stall_limit.count())),
             std::to_string(std::max<long long>(1, settings.grace.count() / 100)),
-            std::to_string(std::max<long long>(1, settings.heartbeat_limit.count())),
             settings.cwd.value_or(""),
             settings.cwd_required ? "1" : "0",
             settings.stdin_forwarded ? "1" : "0",

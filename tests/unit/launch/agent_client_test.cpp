@@ -21,7 +21,24 @@ using namespace distkit::launch::test;
 namespace {
 
 std::string agent_command() {
-  return real_agent_command(3);
+  return real_agent_command();
+}
+
+// A locator (as templates/launch_agent_start.sh ends) that finds the real
+// agent and execs it.
+std::string real_locator() {
+  return std::string("echo '") + std::string(kAgentMarker) + DISTKIT_AGENT_PATH + "'; " +
+         real_agent_command();
+}
+
+std::shared_ptr<AgentClient> unstarted_agent(std::shared_ptr<ssh::Executor> ex = nullptr) {
+  if (!ex) ex = std::make_shared<ssh::LocalExecutor>("localhost");
+  return std::make_shared<AgentClient>(ex, "false");
+}
+
+AgentOpening opened(std::future<AgentOpening>& done) {
+  REQUIRE(done.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  return done.get();
 }
 
 std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::string& bytes,
@@ -36,15 +53,17 @@ std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::s
 }  // namespace
 
 TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
+  using namespace std::string_literals;
   const std::string bytes =
-      std::string("V 2 0.1.0-rc1\nO 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n");
+      "V 2 0.1.0-rc1\nF 3\na=\0O 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n"s;
   for (size_t step : {1, 2, 7, 1000}) {
     INFO(step);
     AgentFrameParser p;
     auto f = parse_all(p, bytes, step);
-    REQUIRE(f.size() == 6);
+    REQUIRE(f.size() == 7);
     CHECK((f[0].kind == 'V' && f[0].id == 2 && f[0].data == "0.1.0-rc1"));
-    f.erase(f.begin());
+    CHECK((f[1].kind == 'F' && f[1].data == "a=\0"s));
+    f.erase(f.begin(), f.begin() + 2);
     CHECK((f[0].kind == 'O' && f[0].id == 3 && f[0].data == "ab\ncd"));
     CHECK((f[1].kind == 'R' && f[1].id == 12 && f[1].data.empty()));
     CHECK((f[2].kind == 'X' && f[2].id == 3 && f[2].data == "0"));
@@ -156,19 +175,34 @@ TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a rea
   CHECK(garbage.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
         std::string::npos);
   CHECK(garbage.seconds < 5);
+  // Well-formed frames out of place: a second hello after the facts.
+  auto twice = run_local(plan, quiet_options(),
+                         "printf 'V " + std::to_string(kAgentProtocol) +
+                             " 1.0\\nF 0\\nV 3 1.0\\n'; exec cat >/dev/null");
+  CHECK(twice.result.exit_code == 255);
+  CHECK(twice.result.reason.find("host agent protocol error: a second 'V' frame from the agent") !=
+        std::string::npos);
+  // Facts before the hello.
+  auto early = run_local(plan, quiet_options(), "printf 'F 0\\n'; exec cat >/dev/null");
+  CHECK(early.result.reason.find("host agent protocol error: unexpected 'F' frame from the agent "
+                                 "before its hello") != std::string::npos);
 }
 
-TEST_CASE("the preflight's channel becomes the agent after the marker line", "[launch][agent]") {
-  auto agent =
-      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
-  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
-                                          std::string(kAgentMarker) + "; " + agent_command());
-  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  auto r = done.get();
-  // The checks' lines, then the agent's hello as a fact line.
-  CHECK(r.out == std::string("os=test\nagent_hello=") + std::to_string(kAgentProtocol) + " " +
-                     kVersion + "\n");
-  CHECK(r.exit.ok());
+TEST_CASE("the locator's channel becomes the agent, which answers the checks first",
+          "[launch][agent]") {
+  auto agent = unstarted_agent();
+  auto request = agent_timing(5, kFirstRankWait);
+  request.insert(request.end(), {{"cmd", "sh"}, {"cwd", "/nonexistent-dir"}, {"git", "0"}});
+  auto done = agent->start_with_preflight("echo from a login script; " + real_locator(), request);
+  auto r = opened(done);
+  CHECK(r.agent == DISTKIT_AGENT_PATH);
+  CHECK(r.protocol == kAgentProtocol);
+  CHECK(r.version == kVersion);
+  REQUIRE(r.answered);
+  CHECK(agent_frames::pair_value(r.facts, "cmd") == "ok");
+  CHECK(agent_frames::pair_value(r.facts, "cwd") == "missing");
+  CHECK_FALSE(agent_frames::pair_value(r.facts, "system").empty());
+  CHECK(r.exit.error.empty());
   CHECK(agent->running());
   // A rank through it (not through "false", the lazy command).
   auto run =
@@ -178,15 +212,17 @@ TEST_CASE("the preflight's channel becomes the agent after the marker line", "[l
   CHECK(run.out.find("via agent 1\n") != std::string::npos);
 }
 
-TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][agent]") {
-  auto agent =
-      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
-  auto done = agent->start_with_preflight("echo os=test; echo oops >&2; exit 3");
-  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  auto r = done.get();
-  CHECK(r.out == "os=test\n");
-  CHECK(r.err == "oops\n");
+TEST_CASE("a locator that ends without finding an agent leaves no agent", "[launch][agent]") {
+  auto agent = unstarted_agent();
+  auto done = agent->start_with_preflight(std::string("echo '") + std::string(kNoAgentMarker) +
+                                              "Darwin arm64'; echo oops >&2; exit 3",
+                                          agent_timing(5, kFirstRankWait));
+  auto r = opened(done);
+  CHECK(r.agent.empty());
+  CHECK(r.system == "Darwin arm64");
+  CHECK(r.err == "oops");
   CHECK(r.exit.exit_status == 3);
+  CHECK_FALSE(r.answered);
   CHECK_FALSE(agent->running());
   std::string what;
   try {
@@ -198,65 +234,76 @@ TEST_CASE("a preflight that ends without the marker leaves no agent", "[launch][
 }
 
 TEST_CASE("an idle agent waits for its first rank longer than after its last", "[launch][agent]") {
-  // IDLE 1: before the first rank it waits 30 s more (the other hosts'
-  // preflights); once its ranks are done, 1 s without a frame ends it.
-  auto agent =
-      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
-  auto done = agent->start_with_preflight(std::string("echo ") + std::string(kAgentMarker) +
-                                          "; exec " + DISTKIT_AGENT_PATH + " " +
-                                          kAgentProtocolFlag + " --host-agent 1 30");
-  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  // Heartbeat limit 1 s, so an idle limit of 3 s; before the first rank it
+  // waits 30 s more (the other hosts' preflights). Once its ranks are
+  // done, 3 s without a frame ends it.
+  auto agent = unstarted_agent();
+  auto done = agent->start_with_preflight(real_locator(), agent_timing(1, 30));
+  REQUIRE(opened(done).answered);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));
   CHECK(agent->running());
-  CHECK(run_on(local_plan(1, {"true"}), quiet_options(), agent).result.exit_code == 0);
+  auto o = quiet_options();
+  o.wrapper.heartbeat_limit = std::chrono::seconds(1);
+  CHECK(run_on(local_plan(1, {"true"}), o, agent).result.exit_code == 0);
   auto t0 = std::chrono::steady_clock::now();
-  while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+  while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(8))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(agent->running());
-  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(500));
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2000));
 }
 
-TEST_CASE("a preflight whose agent ends before its hello leaves no agent, the checks stand",
-          "[launch][agent]") {
-  // A distkit-agent from before the agent: it passes --check-ports, then
-  // refuses --host-agent (too few arguments, 126).
-  auto agent =
-      std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"), "false");
-  auto done =
-      agent->start_with_preflight(std::string("echo os=test; echo ") + std::string(kAgentMarker) +
-                                  "; echo 'too few arguments' >&2; exit 126");
-  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  auto r = done.get();
-  CHECK(r.out == "os=test\n");
-  CHECK(r.exit.ok());
-  CHECK(r.err == "too few arguments\n");
+TEST_CASE("an agent that refuses this protocol leaves no agent and says why", "[launch][agent]") {
+  // As a distkit-agent of another protocol answers --protocol=3.
+  auto agent = unstarted_agent();
+  auto done = agent->start_with_preflight(
+      std::string("echo '") + std::string(kAgentMarker) +
+          "/opt/old/distkit-agent'; echo 'distkit-agent: this is distkit 0.9.0' >&2; exit 126",
+      agent_timing(5, kFirstRankWait));
+  auto r = opened(done);
+  CHECK(r.agent == "/opt/old/distkit-agent");
+  CHECK(r.protocol == -1);
+  CHECK(r.exit.exit_status == 126);
+  CHECK(r.err == "distkit-agent: this is distkit 0.9.0");
   CHECK_FALSE(agent->running());
 }
 
-TEST_CASE("an agent that hears nothing for its idle limit stops its running ranks",
-          "[launch][agent]") {
-  // IDLE 1 and the wrapper's own limit 5 s: after the start frames nothing
-  // more comes (a cut link). The agent, not the wrapper's watchdog, stops
-  // the rank after ~1 s, and still reports it.
+TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch][agent]") {
+  // An idle limit not past the wrappers' own (heartbeat limit + margins).
+  std::FILE* err = std::tmpfile();
   auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"),
-      std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent 1 30");
+      std::make_shared<ssh::LocalExecutor>("localhost"), agent_command(), err,
+      agent_frames::Pairs{{"heartbeat_limit", "5"}, {"idle_limit", "5"}, {"first_rank_wait", "60"}});
+  auto run = run_on(local_plan(1, {"sleep", "30"}), quiet_options(), agent);
+  CHECK(run.result.exit_code == 255);
+  CHECK(run.result.reason.find("its host agent ended (status 0) before the rank did") !=
+        std::string::npos);
+  CHECK(test::slurp(err).find("distkit-agent: protocol error: idle_limit 5 s is not past "
+                              "heartbeat_limit 5 s and a wrapper's margins") != std::string::npos);
+  std::fclose(err);
+}
+
+TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agent]") {
+  // Heartbeat limit 1 s: after the start frames nothing more comes (a cut
+  // link). The wrapper's watchdog stops the rank after ~1.5 s and says so;
+  // the agent ends on its own idle limit (3 s) after that.
+  auto agent = local_agent(std::chrono::seconds(1), agent_command());
   auto plan = local_plan(1, {"sleep", "30"});
-  WrapperSettings ws;
-  ws.heartbeat_limit = std::chrono::seconds(5);
   auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
   auto err = std::make_shared<std::string>();
   ssh::StreamHandlers h;
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
-  auto cmd = agent->start(rank_start_request(plan, plan.ranks[0], ws), std::move(h));
+  auto cmd = agent->start(rank_start_request(plan, plan.ranks[0], WrapperSettings{}), std::move(h));
   cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   auto f = exited->get_future();
-  REQUIRE(f.wait_for(std::chrono::seconds(4)) == std::future_status::ready);
+  REQUIRE(f.wait_for(std::chrono::seconds(6)) == std::future_status::ready);
   CHECK(f.get().exit_status == 143);
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(3500));
-  CHECK(err->find("lost the launcher (connection closed); stopping the rank") != std::string::npos);
+  CHECK(err->find("no heartbeat from the launcher for 1s; stopping the rank") != std::string::npos);
+  while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(agent->running());
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::seconds(3));
 }
 
 namespace {
@@ -314,16 +361,16 @@ TEST_CASE("garbage from the agent before its channel is stored still ends the ra
   CHECK(run.seconds < 5);
 }
 
-TEST_CASE("a link lost between the preflight's marker and the hello is a failed check",
+TEST_CASE("a link lost between the locator's marker and the hello is a failed check",
           "[launch][agent]") {
-  // Seen in chaos runs: a cut just after the checks. Not "an agent from
-  // before the hello" (a problem with a remedy), but a host that failed.
-  auto agent = std::make_shared<AgentClient>(std::make_shared<LostLink>(), "");
-  auto done = agent->start_with_preflight(std::string("echo os=test; echo ") +
-                                          std::string(kAgentMarker) + "; exit 0");
-  REQUIRE(done.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-  auto r = done.get();
-  CHECK(r.out == "os=test\n");
+  // Seen in chaos runs: a cut just after the locator. Not "an agent that
+  // refused" (a problem with a remedy), but a host that failed.
+  auto agent = unstarted_agent(std::make_shared<LostLink>());
+  auto done = agent->start_with_preflight(
+      std::string("echo '") + std::string(kAgentMarker) + "/x/distkit-agent'; exit 0",
+      agent_timing(5, kFirstRankWait));
+  auto r = opened(done);
+  CHECK(r.agent == "/x/distkit-agent");
   CHECK(r.exit.error == "connection to localhost lost");
   CHECK_FALSE(agent->running());
 }

@@ -39,6 +39,11 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
     CHECK(rest == (sized ? "a\nb" : ""));
     if (sized) CHECK(h->size == 3);
   }
+  auto [p_line, p_rest] = split(agent_frame('P', 0, "a=1"));
+  auto p = af::parse_header(af::Channel::to_agent, p_line);
+  REQUIRE(p);
+  CHECK((p->kind == 'P' && p->sized && p->size == 3 && p_rest == "a=1"));
+  CHECK(p_line == "P 3");  // no id: its only field is the size
   CHECK_THROWS(agent_frame('O', 1, "x"));  // the agent's, not ours
   const std::string secret(64, 'f');
   struct {
@@ -95,6 +100,22 @@ TEST_CASE("a header that is not a frame of its channel is refused", "[launch][fr
   auto v = af::parse_header(C::from_agent, "V 2 0.1.0+g3f2a");
   REQUIRE(v);
   CHECK((v->number == 2 && v->word == "0.1.0+g3f2a"));
+}
+
+TEST_CASE("P and F pairs round-trip, and a list encode_pairs cannot make is refused",
+          "[launch][frames]") {
+  using namespace std::string_literals;
+  const af::Pairs pairs = {{"cwd", "/a b\nc"}, {"ports", ""}, {"cmd", "x=y"}};
+  auto back = af::decode_pairs(af::encode_pairs(pairs));
+  REQUIRE(back);
+  CHECK(*back == pairs);
+  CHECK(af::pair_value(*back, "cmd") == "x=y");
+  CHECK(af::pair_value(*back, "absent").empty());
+  CHECK(af::decode_pairs("")->empty());
+  for (const auto& bad : {"a=1"s, "=1\0"s, "A=1\0"s, "a1=1\0"s, "a=1\0a=2\0"s, "noequals\0"s}) {
+    INFO(bad);
+    CHECK_FALSE(af::decode_pairs(bad));
+  }
 }
 
 TEST_CASE("distkit-agent(1) documents exactly the table's frames", "[launch][frames]") {

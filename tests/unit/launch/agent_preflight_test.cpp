@@ -4,6 +4,8 @@
 // matches, and a one-line refusal naming the host and the fix when it does
 // not; an agent of another protocol, or one from before the agent, is
 // refused with the remedy, never passed over.
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -53,13 +55,13 @@ struct Result {
 };
 
 Result preflight_with(const std::vector<std::string>& candidates,
-                      const std::optional<AgentCopy>& copy) {
-  auto plan = test::local_plan(1, {"true"});
+                      const std::optional<AgentCopy>& copy,
+                      const Plan& plan = test::local_plan(1, {"true"})) {
   std::vector<std::shared_ptr<ssh::Executor>> ex = {
       std::make_shared<ssh::LocalExecutor>("localhost")};
   Result r;
   r.agent = std::make_shared<AgentClient>(ex[0], "");
-  r.report = run_preflight(plan, ex, {r.agent}, false, true, false, candidates, copy, 3);
+  r.report = run_preflight(plan, ex, {r.agent}, true, true, false, candidates, copy, 5);
   return r;
 }
 
@@ -78,7 +80,7 @@ void script(const fs::path& path, const std::string& body) {
 TEST_CASE("an installed distkit-agent becomes the host agent", "[launch][preflight]") {
   Cache cache;
   auto r = preflight_with({DISTKIT_AGENT_PATH}, own_copy(this_system()));
-  CHECK(r.report.agent_problems.empty());
+  CHECK(r.report.agent_problems == std::vector<std::string>{});
   CHECK(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
   CHECK(f.agent == DISTKIT_AGENT_PATH);
@@ -93,7 +95,7 @@ TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once", "[lau
   Cache cache;
   auto copy = own_copy(this_system());
   auto r = preflight_with({"/nonexistent/distkit-agent"}, copy);
-  CHECK(r.report.agent_problems.empty());
+  CHECK(r.report.agent_problems == std::vector<std::string>{});
   REQUIRE(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
   const fs::path cached = cache.dir / "distkit" / copy.build / "distkit-agent";
@@ -150,15 +152,14 @@ TEST_CASE("a copy the host cannot store is refused with what the host said",
                   "distkit on localhost") != std::string::npos);
 }
 
-TEST_CASE("an agent of another protocol or from before the agent is refused with the remedy",
+TEST_CASE("an agent of another protocol is refused with the remedy, never passed over",
           "[launch][preflight]") {
   Cache cache;
   const fs::path dir = cache.dir;
   const std::string remedy = std::string("install distkit ") + kVersion +
                              " there, or pass --agent none to use distlaunch's own copy";
-  // Passes the check, then says hello in protocol 1 (a distkit 0.0.9).
-  script(dir / "other-protocol", std::string("[ \"$2\" = --check-ports ] && exit 0\n") +
-                                     "printf 'V 1 0.0.9\\n'; exec cat >/dev/null\n");
+  // Says hello in protocol 1 (a distkit 0.0.9).
+  script(dir / "other-protocol", "printf 'V 1 0.0.9\\n'; exec cat >/dev/null\n");
   auto other = preflight_with({(dir / "other-protocol").string()}, own_copy(this_system()));
   CHECK_FALSE(other.agent->running());
   REQUIRE(other.report.agent_problems.size() == 1);
@@ -166,22 +167,59 @@ TEST_CASE("an agent of another protocol or from before the agent is refused with
         "localhost: " + (dir / "other-protocol").string() +
             " speaks host-agent protocol 1 (distkit 0.0.9), this distlaunch " +
             std::to_string(kAgentProtocol) + " (distkit " + kVersion + "); " + remedy);
-  // Refuses this protocol's check (exit 126), as another version does.
-  script(dir / "refuses", "exit 126\n");
+  // Refuses this protocol's command line (exit 126), as another version does.
+  script(dir / "refuses", "echo 'distkit-agent: this is distkit 0.9.0' >&2; exit 126\n");
   auto refused = preflight_with({(dir / "refuses").string()}, own_copy(this_system()));
   REQUIRE(refused.report.agent_problems.size() == 1);
   CHECK(refused.report.agent_problems[0] ==
-        "localhost: " + (dir / "refuses").string() + " (exit 126) refused " + kAgentProtocolFlag +
-            " (distkit-agent of another distkit version?); " + remedy);
-  // Passes the check, then ends without a hello.
-  script(dir / "no-hello", "[ \"$2\" = --check-ports ] && exit 0\nexit 126\n");
-  auto old = preflight_with({(dir / "no-hello").string()}, own_copy(this_system()));
-  REQUIRE(old.report.agent_problems.size() == 1);
-  CHECK(old.report.agent_problems[0] ==
-        "localhost: " + (dir / "no-hello").string() +
-            " did not start as the host agent (a distkit-agent from before distkit's host "
-            "agent?); " +
+        "localhost: " + (dir / "refuses").string() + " did not start as a host agent of protocol " +
+            std::to_string(kAgentProtocol) + " (exit 126: distkit-agent: this is distkit 0.9.0); " +
             remedy);
+  // Says this protocol's hello, then ends without answering the checks.
+  script(dir / "no-answer",
+         "printf 'V " + std::to_string(kAgentProtocol) + " " + kVersion + "\\n'; exit 0\n");
+  auto quiet = preflight_with({(dir / "no-answer").string()}, own_copy(this_system()));
+  REQUIRE(quiet.report.agent_problems.size() == 1);
+  CHECK(quiet.report.agent_problems[0] ==
+        "localhost: " + (dir / "no-answer").string() + " did not start as a host agent of protocol " +
+            std::to_string(kAgentProtocol) + " (it ended before answering the checks, exit 0); " + remedy);
   // None of them was passed over for a copy.
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
+}
+
+TEST_CASE("the agent's checks: a missing command or directory and a taken port are problems",
+          "[launch][preflight]") {
+  Cache cache;
+  // One port held open here (listening): the rank that would bind it is named.
+  int held = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(held >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  REQUIRE(::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::listen(held, 1) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  const int busy = ntohs(a.sin_port);
+  hostfile::Hostfile hf;
+  hf.hosts.push_back({"localhost", {"127.0.0.1"}, {}});
+  LaunchOptions o;
+  o.repeat_hosts = 2;
+  o.starting_port = busy - 1;  // rank 1 listens on the held port
+  o.command = {"no-such-command-here"};
+  o.cwd = "/nonexistent-dir";
+  auto plan = build_plan(hf, o, nullptr, "test-job");
+  auto r = preflight_with({DISTKIT_AGENT_PATH}, std::nullopt, plan);
+  ::close(held);
+  CHECK(r.report.agent_problems == std::vector<std::string>{});
+  CHECK(r.agent->running());
+  CHECK(r.report.problems ==
+        std::vector<std::string>{
+            "localhost: command 'no-such-command-here' not found; install it there or give its "
+            "full path",
+            "localhost: directory '/nonexistent-dir' does not exist; create it there or fix --cwd",
+            "localhost: port " + std::to_string(busy) +
+                " (rank 1) is already in use; stop what holds it or pick another "
+                "--starting-port"});
+  CHECK_FALSE(r.report.hosts.at("localhost").os.empty());
 }

@@ -80,19 +80,27 @@ inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Exe
   return r;
 }
 
-// The real host agent on this machine (idle limit `idle` seconds, the
-// launcher's wait for the first rank).
-inline std::string real_agent_command(int idle = 3) {
-  return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent " +
-         std::to_string(idle) + " " + std::to_string(kFirstRankWait);
+// The real host agent on this machine.
+inline std::string real_agent_command() {
+  return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent";
+}
+
+// An AgentClient on this machine that starts `agent_command` (the host
+// agent, or a stand-in) with its first rank, and sends it the timing of a
+// job whose heartbeat limit is `heartbeat_limit`.
+inline std::shared_ptr<AgentClient> local_agent(std::chrono::seconds heartbeat_limit,
+                                                const std::string& agent_command,
+                                                long first_rank_wait = kFirstRankWait) {
+  return std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
+                                       agent_command, stderr,
+                                       agent_timing(heartbeat_limit.count(), first_rank_wait));
 }
 
 // Every rank goes through one AgentClient on this machine running
 // `agent_command` (the host agent, or a stand-in), as distlaunch runs them.
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
                      const std::string& agent_command = real_agent_command()) {
-  auto ex = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                          agent_command);
+  auto ex = local_agent(o.wrapper.heartbeat_limit, agent_command);
   return run_on(plan, std::move(o), ex);
 }
 

@@ -54,11 +54,10 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
   // The ranks' stderr reaches us framed on the agent's stdout: a redirect
-  // of stderr applies to that. Its idle limit is past the wrapper's own
-  // (fast(): 2 s), as distlaunch sets it, so the wrapper's watchdogs speak.
+  // of stderr applies to that. Its timing is the job's (fast(): a 2 s
+  // heartbeat limit), as distlaunch sends it, so the wrapper's watchdogs speak.
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-  auto agent = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                             test::real_agent_command(4) + r);
+  auto agent = test::local_agent(ws.heartbeat_limit, test::real_agent_command() + r);
   s.cmd = agent->start(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
   return s;
 }
@@ -375,58 +374,6 @@ TEST_CASE("the agent's wrapper runs the rank, and refuses to be started by hand"
     CHECK((said.find("the launcher speaks another protocol") != std::string::npos) ==
           (args.find("protocol=9") != std::string::npos));
   }
-}
-
-namespace {
-// Runs `command` through /bin/sh; its exit status and stdout+stderr.
-std::pair<int, std::string> shell_output(const std::string& command) {
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  int status = ::pclose(p);
-  return {WEXITSTATUS(status), out};
-}
-}  // namespace
-
-TEST_CASE("distkit-agent --check-ports lists the ports already taken", "[launch][wrapper]") {
-  // One port held open here (listening), one free: only the held one is busy.
-  int held = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(held >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_ANY);
-  REQUIRE(::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  REQUIRE(::listen(held, 1) == 0);
-  socklen_t len = sizeof a;
-  REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  const int busy = ntohs(a.sin_port);
-  int probe = ::socket(AF_INET, SOCK_STREAM, 0);  // a free port: bind 0, note it, close
-  REQUIRE(probe >= 0);
-  sockaddr_in b{};
-  b.sin_family = AF_INET;
-  b.sin_addr.s_addr = htonl(INADDR_ANY);
-  REQUIRE(::bind(probe, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0);
-  len = sizeof b;
-  REQUIRE(::getsockname(probe, reinterpret_cast<sockaddr*>(&b), &len) == 0);
-  const int free_port = ntohs(b.sin_port);
-  ::close(probe);
-  const std::string agent = DISTKIT_AGENT_PATH;
-  const std::string check = agent + " " + kAgentProtocolFlag + " --check-ports ";
-  auto [rc, out] = shell_output(check + std::to_string(free_port) + " " + std::to_string(busy));
-  CHECK(rc == 0);
-  CHECK(out == "busy=" + std::to_string(busy) + "\n");
-  std::tie(rc, out) = shell_output(check + std::to_string(free_port));
-  CHECK(rc == 0);
-  CHECK(out.empty());
-  std::tie(rc, out) = shell_output(check + "70000");
-  CHECK(rc == 2);
-  CHECK(out == "distkit-agent: --check-ports: '70000' is not a port (1-65535)\n");
-  // Another protocol's check fails, so the preflight reports the agent.
-  std::tie(rc, out) = shell_output(agent + " --protocol=1 --check-ports 1");
-  CHECK(rc == 126);
-  ::close(held);
 }
 
 TEST_CASE("frames are one line each, data framed by its length", "[launch][wrapper]") {

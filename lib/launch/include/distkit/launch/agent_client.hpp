@@ -17,12 +17,14 @@
 #include <string_view>
 #include <vector>
 
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/ssh/executor.hpp"
 
 namespace distkit::launch {
 
 // A frame to the agent (agent_frames.hpp, Channel::to_agent): "K ID\n", or
-// for the sized kinds (N, I) "K ID SIZE\n" and the bytes.
+// for the sized kinds (N, I) "K ID SIZE\n" and the bytes; P, whose only
+// field is its size, "P SIZE\n" and the bytes (`id` unused).
 std::string agent_frame(char kind, long id, std::string_view data = {});
 
 // A start request: the rank's environment (KEY=VALUE) and its wrapper's
@@ -35,12 +37,17 @@ std::string agent_request(const std::vector<std::string>& env,
 class AgentFrameParser {
  public:
   struct Frame {
-    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello
+    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello, 'F' facts
     long id = -1;      // the rank; V: the agent's protocol
-    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the version
+    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the version; F: pairs
   };
-  // Calls `on_frame` for each complete frame; false (and stops) on garbage.
+  // Calls `on_frame` for each complete frame; false (and stops) on garbage,
+  // or when `on_frame` called fail().
   bool feed(std::string_view bytes, const std::function<void(const Frame&)>& on_frame);
+  // A frame that is well formed but out of place: nothing more is taken.
+  void fail(std::string why) {
+    if (error_.empty()) error_ = std::move(why);
+  }
   const std::string& error() const { return error_; }
 
  private:
@@ -48,13 +55,30 @@ class AgentFrameParser {
   std::string error_;
 };
 
-// The line the preflight prints before it execs the agent on its channel
-// (templates/launch_preflight.sh).
-inline constexpr std::string_view kAgentMarker = "@@distlaunch:agent";
-// The fact line start_with_preflight adds to the preflight's output for the
-// agent's hello: "agent_hello=<protocol> <distkit version>"; absent when the
-// agent ended before its hello (a distkit-agent from before the agent).
-inline constexpr std::string_view kHelloFact = "agent_hello";
+// The lines the locator (templates/launch_agent_start.sh) prints: the
+// agent's path, just before it execs it on the channel, or, with none
+// there, the host's system ("<uname -s> <uname -m>").
+inline constexpr std::string_view kAgentMarker = "@@distlaunch:agent ";
+inline constexpr std::string_view kNoAgentMarker = "@@distlaunch:no-agent ";
+
+// The timing pairs of a P frame (agent_protocol.hpp) for a job whose
+// heartbeat limit is `heartbeat_limit` seconds.
+agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait);
+
+// What a host's channel answered up to the agent's facts
+// (AgentClient::start_with_preflight).
+struct AgentOpening {
+  std::string agent;       // the distkit-agent the locator found ("" none)
+  std::string system;      // none found: the host's "<sysname> <machine>"
+  long protocol = -1;      // the agent's hello: its protocol (-1: no hello)
+  std::string version;     //   and its distkit version
+  bool answered = false;   // its F frame came: `facts` holds the checks
+  agent_frames::Pairs facts;
+  // Where the channel ended before F: how (error set: it failed, a cut
+  // link or a timeout), and the first line it wrote on stderr.
+  ssh::ExitInfo exit;
+  std::string err;
+};
 
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
@@ -65,7 +89,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   // runs the agent there.
   // `err`: where the agent's own messages go (prefixed with the host).
   AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
-              std::FILE* err = stderr);
+              std::FILE* err = stderr, agent_frames::Pairs timing = {});
   ~AgentClient() override;
 
   const std::string& host() const override { return inner_->host(); }
@@ -74,20 +98,20 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
     return inner_->run(command, options);
   }
   // `request`: an agent_request. Without start_with_preflight, the agent
-  // (agent_command) starts with the first rank.
+  // (agent_command, sent `timing` as its P frame) starts with the first rank.
   std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
                                              ssh::StreamHandlers handlers) override;
 
-  // Runs `script` (the preflight) as the agent's channel: its output up to
-  // the kAgentMarker line, plus the kHelloFact line, is the result, given
-  // once the agent (which the script execs) has said hello; an agent of
-  // this protocol then carries the ranks, one of another is closed at once.
-  // A script that ends without the marker gives its exit as the result; one
-  // whose agent ends before its hello (a distkit-agent from before the
-  // agent) gives the checks' result. Either way there is then no agent
-  // (running() false), and this may be called again (after the launcher
-  // has copied its own agent there). Call before any start().
-  std::future<ssh::CommandResult> start_with_preflight(const std::string& script);
+  // Runs `locator` (templates/launch_agent_start.sh) as the agent's
+  // channel; once the agent has said hello in this protocol, sends it
+  // `request` (P's pairs: the timing and the checks) and gives the opening
+  // when its facts (F) come: the agent then carries the ranks. An agent of
+  // another protocol is closed at once; a channel that ends first gives
+  // what it said. Either way there is then no agent (running() false), and
+  // this may be called again (after the launcher has copied its own agent
+  // there). Call before any start().
+  std::future<AgentOpening> start_with_preflight(const std::string& locator,
+                                                 const agent_frames::Pairs& request);
   // The agent runs (its channel has not ended).
   bool running();
   // Closes the agent's channel (a preflight that took too long).
@@ -99,6 +123,10 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   friend class AgentRankCommand;
   ssh::StreamHandlers agent_handlers();
   void on_agent_stdout(std::string_view bytes);
+  void on_locator_line(std::string_view line);
+  void on_opening_frame(const AgentFrameParser::Frame& f);
+  void give_opening();
+  std::future<AgentOpening> reset_opening(const agent_frames::Pairs& request);
   void on_agent_stderr(std::string_view bytes);
   void on_agent_exit(const ssh::ExitInfo& e);
   void end_slot(long id, const ssh::ExitInfo& e);
@@ -110,6 +138,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
 
   std::shared_ptr<ssh::Executor> inner_;
   std::string agent_command_;
+  agent_frames::Pairs timing_;  // the lazy agent's P frame
   std::FILE* err_;
   std::mutex mu_;
   std::condition_variable cv_;
@@ -119,17 +148,21 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   std::string ended_why_;  // why its ranks were lost, once it ended with ranks on it
   long next_id_ = 0;
   std::map<long, std::shared_ptr<Slot>> slots_;
-  // The channel's phases under start_with_preflight: the preflight's lines
-  // until the marker, then frames, of which the first must be the agent's
-  // hello (V) before the result is given. Without it, frames from the start.
-  // The I/O thread only (set before the channel exists).
-  enum class Phase { facts, hello, frames };
+  // The channel's phases under start_with_preflight: the locator's lines
+  // until its marker, then frames: the agent's hello (V), which P answers,
+  // then its facts (F), which give the opening. The lazy agent skips the
+  // locator. The I/O thread only (set before the channel exists).
+  enum class Phase { locate, hello, facts, frames };
   Phase phase_ = Phase::frames;
   bool aborted_ = false;  // abort_agent() was called
   // The channel's thread asked to abort it before start() had stored it.
   bool abort_pending_ = false;
-  ssh::CommandResult preflight_;
-  std::promise<ssh::CommandResult> preflight_done_;
+  AgentOpening opening_;
+  std::string locator_out_;  // the locator's output, to its marker
+  agent_frames::Pairs request_;
+  std::promise<AgentOpening> opening_done_;
+  bool opening_given_ = false;
+  bool lazy_ = false;  // started by start(): P went out with the command
   AgentFrameParser parser_;  // the agent channel's I/O thread only
   std::string err_line_;     // the agent's own stderr, to the next newline
 };

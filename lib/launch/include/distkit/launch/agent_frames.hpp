@@ -13,7 +13,10 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace distkit::agent_frames {
 
@@ -43,11 +46,13 @@ struct Spec {
 };
 
 inline constexpr Spec kFrames[] = {
+    {'P', Channel::to_agent, Field::size},                        // timing and checks, first
     {'N', Channel::to_agent, Field::id, Field::size},             // start a rank
     {'I', Channel::to_agent, Field::id, Field::size},             // bytes for a rank's wrapper
     {'C', Channel::to_agent, Field::id},                          // close its stdin after the queue
     {'A', Channel::to_agent, Field::id},                          // close it now
     {'V', Channel::from_agent, Field::protocol, Field::version},  // the hello, first
+    {'F', Channel::from_agent, Field::size},                      // the checks' facts, for P
     {'O', Channel::from_agent, Field::id, Field::size},           // a rank's stdout
     {'R', Channel::from_agent, Field::id, Field::size},           // a rank's stderr
     {'X', Channel::from_agent, Field::id, Field::status},         // a rank's wrapper ended
@@ -170,6 +175,74 @@ inline std::optional<Header> parse_header(Channel channel, std::string_view line
   if (!detail::take(spec->first, rest, !two, h)) return std::nullopt;
   if (two && !detail::take(spec->second, rest, true, h)) return std::nullopt;
   return h;
+}
+
+// The payload of P and F frames: KEY=VALUE strings, each NUL-terminated
+// (a value may hold any other byte). Keys are [a-z_], unique.
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+inline std::string encode_pairs(const Pairs& pairs) {
+  std::string out;
+  for (const auto& [k, v] : pairs) out += k + '=' + v + '\0';
+  return out;
+}
+
+// `payload` as pairs, or nothing when it is not a list encode_pairs makes.
+inline std::optional<Pairs> decode_pairs(std::string_view payload) {
+  Pairs out;
+  while (!payload.empty()) {
+    std::size_t end = payload.find('\0');
+    std::size_t eq = payload.find('=');
+    if (end == std::string_view::npos || eq == std::string_view::npos || eq > end || eq == 0)
+      return std::nullopt;
+    std::string key(payload.substr(0, eq));
+    for (char c : key)
+      if (!((c >= 'a' && c <= 'z') || c == '_')) return std::nullopt;
+    for (const auto& kv : out)
+      if (kv.first == key) return std::nullopt;
+    out.emplace_back(std::move(key), std::string(payload.substr(eq + 1, end - eq - 1)));
+    payload.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+// The payload of an N frame, a rank's start request: its environment
+// (KEY=VALUE), an empty string, then its wrapper's arguments, each
+// NUL-terminated.
+struct StartRequest {
+  std::vector<std::string> env, args;
+};
+
+inline std::string encode_request(const StartRequest& r) {
+  std::string out;
+  for (const auto& e : r.env) out += e + '\0';
+  out += '\0';
+  for (const auto& a : r.args) out += a + '\0';
+  return out;
+}
+
+// Lenient, as the agent has always read it: a missing last NUL ends the
+// last string, and no separator means every string is the environment.
+inline StartRequest decode_request(std::string_view payload) {
+  StartRequest r;
+  bool in_env = true;
+  while (!payload.empty()) {
+    std::size_t end = payload.find('\0');
+    std::string s(payload.substr(0, end));
+    payload.remove_prefix(end == std::string_view::npos ? payload.size() : end + 1);
+    if (in_env && s.empty())
+      in_env = false;
+    else
+      (in_env ? r.env : r.args).push_back(std::move(s));
+  }
+  return r;
+}
+
+// The value of `key` in `pairs` ("" when absent).
+inline std::string pair_value(const Pairs& pairs, std::string_view key) {
+  for (const auto& [k, v] : pairs)
+    if (k == key) return v;
+  return {};
 }
 
 }  // namespace distkit::agent_frames

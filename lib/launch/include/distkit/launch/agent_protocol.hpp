@@ -5,34 +5,43 @@
 // a meaning; the preflight then refuses a host whose agent speaks another
 // one, naming the host and the remedy, instead of guessing.
 //
-// The handshake, in order:
-//   1. the preflight runs `distkit-agent --protocol=N --check-ports ...`:
-//      an agent of another protocol exits 126 and is reported as refused;
-//   2. it execs `distkit-agent --protocol=N --host-agent IDLE FIRST_WAIT`
-//      (the launcher's timing, below), whose first frame is the hello
-//      "V <protocol> <distkit version>"; the launcher hands the host its
-//      ranks only after a hello of its own protocol.
+// The session, in order (frames: agent_frames.hpp; document:
+// distkit-agent(1), PROTOCOL):
+//   1. a POSIX sh locator (templates/launch_agent_start.sh) finds the
+//      host's distkit-agent, prints its path and execs
+//      `distkit-agent --protocol=N --host-agent`; an agent of another
+//      protocol refuses that (exit 126) and is reported as such; with none
+//      there it prints the host's system instead, for the copy;
+//   2. the agent says hello: V <protocol> <distkit version>;
+//   3. distlaunch's first frame, P, is its half of the hello and the
+//      preflight request: the timing below and the checks; the agent
+//      answers F with the checks' facts and only then takes ranks (N).
 #pragma once
 
 namespace distkit {
 
 // 1: per-rank wrappers; 2: the host agent is the only host side and says
-// hello with its protocol and distkit version.
-inline constexpr int kAgentProtocol = 2;
-inline constexpr const char kAgentProtocolFlag[] = "--protocol=2";
+// hello with its protocol and distkit version; 3: the preflight is the
+// agent's first request (P/F) and the timing travels in it.
+inline constexpr int kAgentProtocol = 3;
+inline constexpr const char kAgentProtocolFlag[] = "--protocol=3";
 
 // Timing the two sides rely on, in seconds, all derived from the job's
-// heartbeat limit (--heartbeat-limit, H) and these; the launcher sends the
-// agent's two on its command line, a wrapper gets H with its rank.
+// heartbeat limit (--heartbeat-limit, H) and these. The launcher sends the
+// three the agent uses in its P frame (heartbeat_limit=H,
+// idle_limit=H+kAgentIdleMargin, first_rank_wait=kFirstRankWait); the
+// agent checks their order (idle past a wrapper's own limits) and refuses
+// a P that breaks it.
 //   launcher: a heartbeat frame to every running rank each interval;
 //   wrapper: stops its rank after H + kHeartbeatMargin without a frame, and
 //     gives up after H + kStartFrameMargin without its start frame;
-//   agent: ends (stopping its ranks) after IDLE = H + kAgentIdleMargin
-//     without a frame, FIRST_WAIT = kFirstRankWait more before its first
-//     rank, while distlaunch waits for the other hosts' preflights: up to
-//     kPreflightTimeout each, twice where it copies its own agent there
-//     (kAgentCopyTimeout). A launcher that dies closes the channel, which
-//     ends the agent at once; the wait only bounds a cut link.
+//   agent: ends (stopping its ranks) after the idle limit without a frame,
+//     the first-rank wait more before its first rank, while distlaunch
+//     waits for the other hosts' preflights: up to kPreflightTimeout each,
+//     twice where it copies its own agent there (kAgentCopyTimeout); before
+//     the P frame it waits kFirstRankWait at most. A launcher that dies
+//     closes the channel, which ends the agent at once; the waits only
+//     bound a cut link.
 inline constexpr double kHeartbeatInterval = 1.0;
 inline constexpr double kHeartbeatMargin = 0.5;  // a heartbeat may be in flight
 inline constexpr double kStartFrameMargin = 1.0;
@@ -40,10 +49,15 @@ inline constexpr long kAgentIdleMargin = 2;
 inline constexpr long kFirstRankWait = 60;
 inline constexpr long kPreflightTimeout = 20;
 inline constexpr long kAgentCopyTimeout = 15;
+// The programs the agent runs for the preflight's checks (python, git,
+// sw_vers) share this many seconds; one still running then is killed and
+// its fact left out, so the answer comes before the launcher's timeout.
+inline constexpr long kChecksTimeout = 12;
 // A wrapper's own watchdog speaks first (it says which rank and why).
 static_assert(kAgentIdleMargin > kHeartbeatMargin && kAgentIdleMargin > kStartFrameMargin);
 static_assert(kHeartbeatMargin < kHeartbeatInterval);
 // Every host's preflight (with a copy) ends before any agent gives up waiting.
 static_assert(kFirstRankWait > 2 * kPreflightTimeout + kAgentCopyTimeout);
+static_assert(kChecksTimeout < kPreflightTimeout);
 
 }  // namespace distkit

@@ -1,11 +1,11 @@
 // Preflight: before any rank starts, one channel per host (in parallel)
-// checks that the command and --cwd exist, reports the OS build and, for
-// python jobs, the python and mlx versions, tries the ports the host's
-// ranks will listen on (bound once each: here directly, on remote hosts by
-// distkit-agent), and finds distkit-agent, which then takes the channel over as the host
-// agent (agent_client.hpp). A host with none gets this distlaunch's own copy
-// when it runs the same OS and architecture. Every problem of every host is
-// reported at once; version drift between hosts is a warning.
+// finds distkit-agent and starts it as the host agent (agent_client.hpp);
+// the agent's first request is the check: that the command and --cwd
+// exist, the OS build and, for python jobs, the python and mlx versions,
+// and the ports the host's ranks will listen on (bound once each). A host
+// with no agent gets this distlaunch's own copy when it runs the same OS
+// and architecture. Every problem of every host is reported at once;
+// version drift between hosts is a warning.
 #pragma once
 
 #include <map>
@@ -52,7 +52,8 @@ struct PreflightReport {
 
 // `executors` maps each of plan.hosts to its executor (same order), and
 // `agents` each to the AgentClient over it whose channel runs the
-// check and stays on as the host agent (idle limit `agent_idle` seconds).
+// check and stays on as the host agent (its timing from the job's
+// `heartbeat_limit`, agent_protocol.hpp).
 // With `check` false only the facts are gathered (for the manifest) and
 // the agent found, no problem of the checks is reported. `want_commit`:
 // also ask for the git commit of the working directory (the manifest's; a
@@ -65,10 +66,6 @@ PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
-                              const std::optional<AgentCopy>& copy, long agent_idle);
-
-// The local ports the plan's ranks on this machine will listen on, that are
-// already taken (tries to bind each).
-std::vector<int> busy_local_ports(const std::vector<int>& ports);
+                              const std::optional<AgentCopy>& copy, long heartbeat_limit);
 
 }  // namespace distkit::launch

@@ -1,0 +1,202 @@
+// The preflight's checks (checks.hpp). What a shell would have answered,
+// asked directly: stat and access for paths, PATH searched as execvp will
+// search it for the rank, ports bound once; only the versions and the
+// commit need a program (run with a deadline, output cut to its first
+// line, its stdin /dev/null and its stderr dropped).
+#include "checks.hpp"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
+#include "distkit/launch/agent_protocol.hpp"
+#include "posix_util.hpp"
+
+namespace distkit_agent {
+namespace {
+
+using distkit::agent_frames::Pairs;
+using distkit::agent_frames::pair_value;
+
+// `argv`'s first line of output (stdout, and stderr too when `with_stderr`:
+// python 2 printed its version there), run in `cwd`; nothing when it
+// cannot run, fails, or is still running at `deadline` (then killed).
+std::optional<std::string> first_line(const std::vector<std::string>& argv, const std::string& cwd,
+                                      bool with_stderr, double deadline) {
+  int p[2];
+  if (pipe(p) != 0) return std::nullopt;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(p[0]);
+    close(p[1]);
+    return std::nullopt;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);  // so a deadline kills what it started too
+    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
+    int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(p[1], 1);
+    dup2(with_stderr ? p[1] : null, 2);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(p[1]);
+  set_cloexec_nonblock(p[0]);
+  std::string out;
+  bool open_pipe = true;
+  while (open_pipe && out.size() < 4096) {
+    double left = deadline - now_seconds();
+    if (left <= 0) break;
+    pollfd fd = {p[0], POLLIN, 0};
+    if (poll(&fd, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
+    char buf[1024];
+    ssize_t n = read(p[0], buf, sizeof buf);
+    if (n > 0)
+      out.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+      open_pipe = false;
+  }
+  close(p[0]);
+  if (open_pipe) kill(-pid, SIGKILL);  // past the deadline, or it never stops writing
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (open_pipe && out.size() < 4096) return std::nullopt;
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return std::nullopt;
+  std::size_t nl = out.find('\n');
+  if (nl != std::string::npos) out.resize(nl);
+  if (!out.empty() && out.back() == '\r') out.pop_back();
+  return out;
+}
+
+bool is_dir(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// `name` relative to `cwd` when it is not absolute.
+std::string in_dir(const std::string& cwd, const std::string& name) {
+  return name.empty() || name[0] == '/' || cwd.empty() ? name : cwd + "/" + name;
+}
+
+// Would execvp find `cmd` (run in `cwd`)? A name with a slash is a path;
+// any other is searched in PATH (an empty entry is the working directory).
+bool command_found(const std::string& cmd, const std::string& cwd) {
+  if (cmd.find('/') != std::string::npos) return is_executable_file(in_dir(cwd, cmd));
+  const char* env = std::getenv("PATH");
+  std::string path = env ? env : "/usr/bin:/bin";
+  std::size_t at = 0;
+  while (true) {
+    std::size_t colon = path.find(':', at);
+    std::string dir = path.substr(at, colon == std::string::npos ? colon : colon - at);
+    if (is_executable_file(in_dir(cwd, (dir.empty() ? "." : dir) + "/" + cmd))) return true;
+    if (colon == std::string::npos) return false;
+    at = colon + 1;
+  }
+}
+
+// "Darwin arm64": what the launcher compares with its own for a copy.
+// os: "macOS 26.1 (25B78) arm64" where sw_vers answers, else "Linux
+// 6.1.0-13-amd64 x86_64" (uname -srm's words).
+void system_facts(Pairs& out, double deadline) {
+  utsname u{};
+  if (uname(&u) != 0) return;
+  out.emplace_back("system", std::string(u.sysname) + " " + u.machine);
+  auto product = first_line({"sw_vers", "-productVersion"}, "", false, deadline);
+  auto build = product ? first_line({"sw_vers", "-buildVersion"}, "", false, deadline)
+                       : std::nullopt;
+  if (product && build)
+    out.emplace_back("os", "macOS " + *product + " (" + *build + ") " + u.machine);
+  else
+    out.emplace_back("os", std::string(u.sysname) + " " + u.release + " " + u.machine);
+}
+
+// Is a TCP port already taken here? Bound once, as a rank will bind it
+// (any address, SO_REUSEADDR, so a port in TIME_WAIT counts as free);
+// false when no socket can be made: the rank's own bind will say.
+bool port_in_use(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_ANY);
+  bool busy = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0;
+  close(fd);
+  return busy;
+}
+
+// The ports of `list` ("P1 P2 ...") that are taken, as "P1 P3".
+std::string busy_ports(const std::string& list) {
+  std::string busy;
+  std::size_t at = 0;
+  while (at < list.size()) {
+    std::size_t sp = list.find(' ', at);
+    std::string word = list.substr(at, sp == std::string::npos ? sp : sp - at);
+    at = sp == std::string::npos ? list.size() : sp + 1;
+    char* end = nullptr;
+    long port = std::strtol(word.c_str(), &end, 10);
+    if (word.empty() || *end || port < 1 || port > 65535) continue;
+    if (port_in_use(static_cast<int>(port))) busy += (busy.empty() ? "" : " ") + word;
+  }
+  return busy;
+}
+
+}  // namespace
+
+Pairs run_checks(const Pairs& request) {
+  const double deadline = now_seconds() + static_cast<double>(distkit::kChecksTimeout);
+  Pairs out;
+  system_facts(out, deadline);
+  std::string cwd = pair_value(request, "cwd");
+  bool cwd_ok = true;
+  if (!cwd.empty()) {
+    cwd_ok = is_dir(cwd) && access(cwd.c_str(), X_OK) == 0;
+    out.emplace_back("cwd", cwd_ok ? "ok" : "missing");
+    if (cwd_ok && pair_value(request, "git") == "1")
+      if (auto commit = first_line({"git", "rev-parse", "HEAD"}, cwd, false, deadline))
+        out.emplace_back("git", *commit);
+  }
+  // Where the rank will run: the working directory when it exists.
+  const std::string run_dir = cwd_ok ? cwd : "";
+  std::string cmd = pair_value(request, "cmd");
+  if (!cmd.empty()) out.emplace_back("cmd", command_found(cmd, run_dir) ? "ok" : "missing");
+  std::string python = pair_value(request, "python");
+  if (!python.empty()) {
+    if (auto v = first_line({python, "--version"}, run_dir, true, deadline))
+      out.emplace_back("python", *v);
+    if (auto v = first_line(
+            {python, "-c", "import importlib.metadata as m; print(m.version(\"mlx\"))"}, run_dir,
+            false, deadline))
+      out.emplace_back("mlx", *v);
+  }
+  std::string busy = busy_ports(pair_value(request, "ports"));
+  if (!busy.empty()) out.emplace_back("busy", busy);
+  return out;
+}
+
+}  // namespace distkit_agent
