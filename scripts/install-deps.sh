@@ -78,7 +78,7 @@ install_apt() {
     missing=$(echo "$missing" | sed 's/libclang-rt-dev/libclang-rt-14-dev/')
   fi
   echo "install-deps.sh: installing:$missing"
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086 # $sudo: empty or one word; $missing: one package a word
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
