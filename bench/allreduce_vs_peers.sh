@@ -109,17 +109,17 @@ for ((round = 1; round <= ROUNDS; round++)); do
     bands="$bands|8 8 $LAT_ITERS 100"
     IFS='|' read -ra band_list <<< "$bands"
     for b in "${band_list[@]}"; do
-      # shellcheck disable=SC2086
+      # shellcheck disable=SC2086 # $b: a band's numbers, one argument each
       run_distkit "$n" $b | sed "s/^/$round $n distkit /" >> "$raw"
     done
     for a in $GLOO_ALGOS; do
       for b in "${band_list[@]}"; do
-        # shellcheck disable=SC2086
+        # shellcheck disable=SC2086 # as above
         run_gloo "$a" "$n" $b | sed "s/^/$round $n gloo-$a /" >> "$raw"
       done
     done
     for b in "${band_list[@]}"; do
-      # shellcheck disable=SC2086
+      # shellcheck disable=SC2086 # as above
       run_mpi "$n" $b | sed "s/^/$round $n openmpi /" >> "$raw"
     done
   done

@@ -123,7 +123,7 @@ fi
 # Verdict: distlaunch must lose or tear nothing (mpirun is only reported).
 read -r _ lines torn lost missing rss_kb _ < "$WORK/summary"
 status=0
-[ "$torn" = 0 ] && [ "$lost" = 0 ] || { echo "FAIL: distlaunch tore $torn and lost $lost line(s) ($missing rank(s) without a done line)"; status=1; }
+{ [ "$torn" = 0 ] && [ "$lost" = 0 ]; } || { echo "FAIL: distlaunch tore $torn and lost $lost line(s) ($missing rank(s) without a done line)"; status=1; }
 [ "$lines" -gt 0 ] || { echo "FAIL: no line forwarded"; status=1; }
 if [ "$MAX_RSS_MB" -gt 0 ] && [ $((rss_kb / 1024)) -gt "$MAX_RSS_MB" ]; then
   echo "FAIL: distlaunch peak RSS $((rss_kb / 1024)) MB, bound $MAX_RSS_MB MB"; status=1

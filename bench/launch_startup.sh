@@ -78,6 +78,7 @@ echo "# ranks placed in blocks (h1 gets ranks 0..k-1, ...); stdin /dev/null for 
 run_distlaunch 4 1 >/dev/null; run_mpirun 4 1 >/dev/null  # warm-up
 printf '%6s %6s %14s %12s %10s %10s %12s\n' ranks hosts distlaunch_ms mpirun_ms ratio floor_ms floor_ratio
 for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
+  # shellcheck disable=SC2086 # split "RANKS HOSTS" into $1 $2
   set -- $combo
   : > "$WORK/d"; : > "$WORK/m"; : > "$WORK/f"
   i=0
@@ -100,6 +101,7 @@ done
 echo "# failure to teardown: rank 0 exits 1 after 1 s, the others sleep; ms from its exit to distlaunch's exit"
 printf '%6s %6s %14s\n' ranks hosts teardown_ms
 for combo in "8 4" "32 8"; do
+  # shellcheck disable=SC2086 # split "RANKS HOSTS" into $1 $2
   set -- $combo
   : > "$WORK/t"
   i=0

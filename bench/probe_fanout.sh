@@ -61,8 +61,8 @@ printf '#%6s %12s %14s %10s %12s\n' hosts parallel_ms sequential_ms speedup vs_1
 base=
 status=0
 for n in 1 4 8 16; do
-  p=$(for r in $(seq 1 $REPS); do parallel_ms "$n"; done | median)
-  s=$(for r in $(seq 1 $REPS); do sequential_ms "$n"; done | median)
+  p=$(for _r in $(seq 1 $REPS); do parallel_ms "$n"; done | median)
+  s=$(for _r in $(seq 1 $REPS); do sequential_ms "$n"; done | median)
   [ -n "$base" ] || base=$p
   awk -v n="$n" -v p="$p" -v s="$s" -v b="$base" \
     'BEGIN { printf " %6d %12d %14d %9.1fx %11.2fx\n", n, p, s, s / p, p / b }'

@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $ROUNDS$NHOSTS$MAX_SECONDS in *[!0-9]*) echo "chaos.sh: numbers expected" >&2; exit 2 ;; esac
-[ "$NHOSTS" -ge 4 ] && [ "$NHOSTS" -le 8 ] || { echo "chaos.sh: --hosts must be 4..8" >&2; exit 2; }
+{ [ "$NHOSTS" -ge 4 ] && [ "$NHOSTS" -le 8 ]; } || { echo "chaos.sh: --hosts must be 4..8" >&2; exit 2; }
 for f in $FAULTS; do
   case $f in kill9-rank|sigstop-rank|cut|stop-sshd|kill9-distlaunch) ;;
     *) echo "chaos.sh: unknown fault '$f'" >&2; exit 2 ;; esac
@@ -96,6 +96,7 @@ HOSTS=h1 k=1
 while [ $k -lt "$NHOSTS" ]; do k=$((k + 1)); HOSTS="$HOSTS,h$k"; done
 
 # The schedule: one line per round "kind host rank delay_ms" from the seed.
+# shellcheck disable=SC2086 # the fault kinds, one word each
 set -- $FAULTS
 awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
   srand(seed); nk = split(kinds, kind, " ")
@@ -124,6 +125,7 @@ procs() {  # processes of round TAG on all hosts [but host SKIP]
 temp_left() {
   k=1
   while [ $k -le "$NHOSTS" ]; do
+    # shellcheck disable=SC2012 # names listed for a person to read
     [ -z "$(ls -A "$C/h$k/tmp")" ] || echo "h$k:$(ls -A "$C/h$k/tmp" | tr '\n' ' ')"
     k=$((k + 1))
   done
@@ -262,7 +264,7 @@ while read -r kind host rank delay; do
   from=$fault_at skip=0
   case $kind in kill9-rank|kill9-distlaunch) ;; *) from=$ended_at ;; esac
   [ "$kind" = cut ] && skip=$host
-  while [ "$(procs "$tag" $skip)" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
+  while [ "$(procs "$tag" "$skip")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
     watch_cut
     sleep 0.1
   done
@@ -292,6 +294,7 @@ while read -r kind host rank delay; do
   if [ "$expect_manifest" = 1 ]; then
     m=$(manifest_check "$out/rec/manifest.json" "$code") || problem="${problem:+$problem; }manifest: $m"
   else
+    # shellcheck disable=SC2010 # names listed for a person to read
     extra=$(ls -A "$out/rec" 2>/dev/null | grep -v '^manifest\.json$' || true)
     [ -z "$extra" ] || problem="${problem:+$problem; }partial record files: $extra"
     [ ! -e "$out/rec/manifest.json" ] || {

@@ -2,20 +2,23 @@
 # Installs what distkit needs to build and test, idempotently:
 #   Debian 12 / Ubuntu 24.04: apt (as root, or through sudo)
 #   macOS: Homebrew
-# Usage: scripts/install-deps.sh [--bench] [--fuzz]
+# Usage: scripts/install-deps.sh [--bench] [--fuzz] [--lint]
 #   --bench  also the peers the benchmarks compare against (pdsh, Open MPI,
 #            Gloo, iperf3)
 #   --fuzz   also clang and its sanitizer/fuzzer runtime
+#   --lint   also shellcheck and clang-format (scripts/lint.sh)
 # Exit status: 0 installed (or already present), 1 install failed,
 # 2 unsupported system or bad arguments.
 set -eu
 
 want_bench=0
 want_fuzz=0
+want_lint=0
 for arg in "$@"; do
   case "$arg" in
     --bench) want_bench=1 ;;
     --fuzz) want_fuzz=1 ;;
+    --lint) want_lint=1 ;;
     -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'; see --help" >&2; exit 2 ;;
   esac
@@ -28,6 +31,7 @@ install_macos() {
   fi
   pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog boost catch2"
   [ "$want_bench" = 1 ] && pkgs="$pkgs open-mpi iperf3"
+  [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
   for p in $pkgs; do
     brew list --formula "$p" >/dev/null 2>&1 || brew install "$p"
   done
@@ -56,6 +60,7 @@ install_apt() {
         python3"
   [ "$want_bench" = 1 ] && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
   [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"
+  [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
   missing=""
   for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -78,7 +83,7 @@ install_apt() {
     missing=$(echo "$missing" | sed 's/libclang-rt-dev/libclang-rt-14-dev/')
   fi
   echo "install-deps.sh: installing:$missing"
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086 # $sudo: empty or one word; $missing: one package a word
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 

@@ -8,13 +8,13 @@
 # Exit status: 0 written, 1 tarball unreadable or no SHA-256 tool, 2 bad usage.
 set -eu
 usage() { echo "release-formula.sh: error: $1; usage: release-formula.sh TARBALL URL HOMEPAGE [OUT]" >&2; exit 2; }
-[ $# -ge 3 ] && [ $# -le 4 ] || usage "expected 3 or 4 arguments"
+{ [ $# -ge 3 ] && [ $# -le 4 ]; } || usage "expected 3 or 4 arguments"
 tarball=$1 url=$2 homepage=$3 out=${4:-}
 case $url in https://*|http://*|file://*) ;; *) usage "URL must start with https://, http:// or file://" ;; esac
 case $homepage in https://*|http://*) ;; *) usage "HOMEPAGE must start with https:// or http://" ;; esac
 # The values go into Ruby strings: no quotes, backslashes or #{} there.
 for v in "$url" "$homepage"; do
-  case $v in *'"'*|*'\'*|*'#{'*|*' '*) usage "'$v' has a quote, backslash, space or #{" ;; esac
+  case $v in *'"'*|*\\*|*'#{'*|*' '*) usage "'$v' has a quote, backslash, space or #{" ;; esac
 done
 [ -r "$tarball" ] || { echo "release-formula.sh: error: $tarball: cannot read; give the release tarball" >&2; exit 1; }
 

@@ -59,7 +59,7 @@ alloc_id() {
       # Reclaim an id whose cluster directory is gone and left no namespace.
       if [ ! -d "$(cat "$LOCK_ROOT/$id/owner")" ] && ! ip netns list | grep -q "^dk${id}h"; then
         ip link del "dkbr$id" 2>/dev/null || true
-        rm -rf "$LOCK_ROOT/$id"
+        rm -rf "${LOCK_ROOT:?}/$id"
       fi
     fi
     if mkdir "$LOCK_ROOT/$id" 2>/dev/null; then
@@ -74,7 +74,7 @@ alloc_id() {
 load_state() {
   DIR=$(cd "$1" 2>/dev/null && pwd) || die "$1: no such cluster directory"
   [ -f "$DIR/cluster.env" ] || die "$DIR: not a test cluster (no cluster.env)"
-  # shellcheck disable=SC1091
+  # shellcheck disable=SC1091 # written by `up`, at run time
   . "$DIR/cluster.env"
 }
 
@@ -85,7 +85,7 @@ ns_name() { echo "dk${ID}h$1"; }
 init_pid() {
   local u
   u=$(cat "$DIR/h$1/unshare.pid" 2>/dev/null) || return 1
-  cat "/proc/$u/task/$u/children" 2>/dev/null | awk '{print $1}'
+  awk '{print $1}' "/proc/$u/task/$u/children" 2>/dev/null || true
 }
 
 # ---- bring-up ---------------------------------------------------------------
@@ -164,8 +164,8 @@ up_host() {
 }
 
 wait_sshd() {
-  local ip=$1 i
-  for i in $(seq 1 200); do
+  local ip=$1 _i
+  for _i in $(seq 1 200); do
     if (exec 3<>"/dev/tcp/$ip/22") 2>/dev/null; then return 0; fi
     sleep 0.05
   done
@@ -210,7 +210,7 @@ cmd_up() {
   [ $# = 2 ] || usage
   N=$1
   case "$N" in ''|*[!0-9]*) usage ;; esac
-  [ "$N" -ge 1 ] && [ "$N" -le 200 ] || die "N must be 1..200"
+  { [ "$N" -ge 1 ] && [ "$N" -le 200 ]; } || die "N must be 1..200"
   check_support
   mkdir -p "$2"
   DIR=$(cd "$2" && pwd)
@@ -249,14 +249,14 @@ gone() {
 }
 
 kill_host() {
-  local hd=$1 u init i
+  local hd=$1 u init _i
   u=$(cat "$hd/unshare.pid" 2>/dev/null) || return 0
   # Only if that PID is still our unshare (PIDs get reused).
   if tr '\0' ' ' 2>/dev/null < "/proc/$u/cmdline" | grep -q "unshare.*$hd/init.sh"; then
     init=$(awk '{print $1}' "/proc/$u/task/$u/children" 2>/dev/null || true)
     kill -KILL "$u" 2>/dev/null || true  # --kill-child takes the PID namespace down
     if [ -n "$init" ]; then kill -KILL "$init" 2>/dev/null || true; fi
-    for i in $(seq 1 100); do
+    for _i in $(seq 1 100); do
       if gone "$u" && { [ -z "$init" ] || gone "$init"; }; then break; fi
       sleep 0.02
     done
@@ -287,7 +287,7 @@ host_arg() {
   load_state "$1"
   K=$2
   case "$K" in ''|*[!0-9]*) usage ;; esac
-  [ "$K" -ge 1 ] && [ "$K" -le "$N" ] || die "host $K is not in 1..$N"
+  { [ "$K" -ge 1 ] && [ "$K" -le "$N" ]; } || die "host $K is not in 1..$N"
   HD="$DIR/h$K"
 }
 
@@ -346,7 +346,7 @@ cmd_cable() {
   host_arg "$1" "$2"
   local k=$K l=$3 ifk=${4:-tb$3} ifl=${5:-tb$2} tmpk tmpl
   case "$l" in ''|*[!0-9]*) usage ;; esac
-  [ "$l" -ge 1 ] && [ "$l" -le "$N" ] && [ "$l" != "$k" ] || die "host $l is not another host in 1..$N"
+  { [ "$l" -ge 1 ] && [ "$l" -le "$N" ] && [ "$l" != "$k" ]; } || die "host $l is not another host in 1..$N"
   tmpk="dk${ID}c${k}x${l}a"
   tmpl="dk${ID}c${k}x${l}b"
   ip link add "$tmpk" type veth peer name "$tmpl"

@@ -49,7 +49,7 @@ fi
 # system_profiler_SPThunderboltDataType.json).
 # underscored WORD: WORD with ' ' and '/' turned into '_', in $w.
 underscored() {
-  w= rest=$1
+  w='' rest=$1
   while [ -n "$rest" ]; do
     c=${rest%"${rest#?}"}
     rest=${rest#?}

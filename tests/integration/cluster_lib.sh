@@ -15,6 +15,7 @@
 set -eu
 
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
+# shellcheck disable=SC2034 # used by the scripts that source this file
 BUILD=${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}
 CLUSTER="$SRC/scripts/testcluster.sh"
 

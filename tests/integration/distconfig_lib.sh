@@ -38,6 +38,7 @@ scenario_outputs() {
 run_distconfig() {
   set +e
   "$DISTCONFIG" --ssh-config "$CL/ssh_config" "$@" >"$WORK/out" 2>"$WORK/err"
+  # shellcheck disable=SC2034 # read by the scripts that source this file
   RC=$?
   set -e
 }
@@ -51,13 +52,14 @@ expected_for() {
   script=
   k=1
   for name in "$@"; do
+    # shellcheck disable=SC2089 # the quotes are sed's: JSON strings, matched as they are
     script="$script -e s/\"$name\"/\"h$k\"/"
     if [ "${ADDRS:-0}" = 1 ]; then
       script="$script -e s/\"10\.10\.0\.1$k\"/\"$(bash "$TC" addr "$CL" "$k")\"/"
     fi
     k=$((k + 1))
   done
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086,SC2090 # split into sed's -e arguments (no spaces in them)
   sed $script "$SCEN/$sc/$file"
 }
 

@@ -20,9 +20,11 @@ check_run() {
     --env "OUT=$out" -- sh -c "$rank" > "$out/stdout" 2> "$out/stderr" &
   pid=$!
   t=0
+  # shellcheck disable=SC2010 # counts the path.N files the ranks write
   while [ "$(ls "$out" | grep -c '^path\.')" -lt "$nranks" ] && [ $t -lt 150 ]; do
     sleep 0.1; t=$((t + 1))
   done
+  # shellcheck disable=SC2010 # as above
   [ "$(ls "$out" | grep -c '^path\.')" = "$nranks" ] || { cat "$out/stderr"; fail "$name: ranks did not start"; }
   sleep 0.2  # the secret files were read: all ranks hold the same secret
   secret=$(cat "$out/secret.0")

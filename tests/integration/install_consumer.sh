@@ -50,16 +50,16 @@ if command -v fish >/dev/null 2>&1; then
 fi
 
 # ---- an out-of-tree program, two ways ----------------------------------
-cmake -S "$SRC/tests/install/consumer" -B "$WORK/cbuild" -DCMAKE_PREFIX_PATH="$P" \
-  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$WORK/consumer.log" 2>&1 &&
-  cmake --build "$WORK/cbuild" >>"$WORK/consumer.log" 2>&1 ||
+{ cmake -S "$SRC/tests/install/consumer" -B "$WORK/cbuild" -DCMAKE_PREFIX_PATH="$P" \
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$WORK/consumer.log" 2>&1 &&
+    cmake --build "$WORK/cbuild" >>"$WORK/consumer.log" 2>&1; } ||
   { cat "$WORK/consumer.log" >&2; fail "find_package(distkit) consumer does not build"; }
 grep -q "distkit_DIR:PATH=$P/lib/cmake/distkit" "$WORK/cbuild/CMakeCache.txt" ||
   fail "find_package(distkit) did not use the installed package"
 
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 expect_eq "$(pkg-config --modversion distkit)" "0.1.0" "pkg-config --modversion"
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046 # pkg-config's flags, one a word
 ${CXX:-c++} -std=c++17 -o "$WORK/app-pc" "$SRC/tests/install/consumer/app.cpp" \
   $(pkg-config --cflags --libs distkit) -Wl,-rpath,"$P/lib" 2>"$WORK/pc.log" ||
   { cat "$WORK/pc.log" >&2; fail "pkg-config consumer does not build"; }

@@ -4,7 +4,7 @@
 # unpacked into a throwaway root with `dpkg -x` its distconfig runs and
 # every file sits under /usr.
 . "$(dirname "$0")/install_lib.sh"
-command -v dpkg-deb >/dev/null 2>&1 && command -v cpack >/dev/null 2>&1 ||
+{ command -v dpkg-deb >/dev/null 2>&1 && command -v cpack >/dev/null 2>&1; } ||
   { echo "SKIP: dpkg-deb or cpack not available (not a Debian system)"; exit 77; }
 command -v dpkg-shlibdeps >/dev/null 2>&1 ||
   { echo "SKIP: dpkg-shlibdeps not available (apt-get install dpkg-dev)"; exit 77; }

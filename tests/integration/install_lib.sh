@@ -3,6 +3,7 @@
 # clean-prefix `cmake --install` that leaves the build's own
 # install_manifest.txt as it found it.
 set -eu
+# shellcheck disable=SC2034 # used by the scripts that source this file
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
 BUILD=${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}
 for t in apps/distconfig apps/distlaunch apps/distbench; do

@@ -25,7 +25,7 @@ check() {
   argv=$(cat "$dir/expected_$2.argv.txt")
   hf=$(echo "$argv" | sed -n 's/.*--hostfile <\([^>]*\)>.*/\1/p')
   extra=$(echo "$argv" | sed -n 's/.*\(--connections-per-ip [0-9]*\).*/\1/p')
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086 # $extra: nothing, or an option and its value
   "$DL" --ssh-config "$cfg" --hostfile "$dir/$hf" --cwd "$WORK" $extra --tag-output --timeout 30 \
     -- sh -c "$show" > "$WORK/got" || fail "$1 $2: distlaunch failed"
   for ref in "$dir"/expected_"$2".rank*.remote_script.txt; do

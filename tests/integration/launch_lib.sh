@@ -4,6 +4,7 @@
 CLUSTER_PREFIX=${CLUSTER_PREFIX:-distkit-launch-test}
 . "$(dirname "$0")/cluster_lib.sh"
 DL="$BUILD/apps/distlaunch"
+# shellcheck disable=SC2034 # used by the scripts that source this file
 DATA="$SRC/tests/data/launch"
 [ -x "$DL" ] || { echo "SKIP: $DL not built (cmake --build ... --target distlaunch)"; exit 77; }
 
@@ -11,7 +12,9 @@ DATA="$SRC/tests/data/launch"
 # runs on a host with distkit-agent (the test hosts share this build):
 # sh and CMD. The rank's wrapper is a fork of the host agent and carries
 # the agent's command line (AGENT_PATTERN), not the rank's.
+# shellcheck disable=SC2034 # used by the scripts that source this file
 PER_RANK=2
+# shellcheck disable=SC2034 # used by the scripts that source this file
 AGENT_PATTERN='[-]-host-agent'
 
 # dl ARGS...: distlaunch against the test cluster (in the background, call

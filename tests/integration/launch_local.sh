@@ -61,6 +61,7 @@ expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"3 $version\""
 export XDG_CACHE_HOME="$WORK/cache"
 expect_eq "$("$DL" --hosts 127.0.0.1 -n 2 --agent none --record "$WORK/rec1" -- sh -c "$parent")" \
   "$(printf 'distkit-agent\ndistkit-agent')" "ranks under the copy"
+# shellcheck disable=SC2010 # names distlaunch makes (version-hash-hash)
 expect_eq "$(ls "$WORK/cache/distkit"/*/distkit-agent | grep -c "/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent$")" 1 "copies in the cache"
 grep -q '"agent_copied": true' "$WORK/rec1/manifest.json" ||
   { cat "$WORK/rec1/manifest.json"; fail "the manifest does not say the agent was copied"; }
@@ -76,7 +77,7 @@ printf '#!/bin/sh\necho "distkit-agent: this is distkit 0.9.0 (--protocol=2)" >&
 chmod +x "$WORK/old/distkit-agent"
 for flags in "" --no-preflight; do
   rc=0
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086 # $flags: nothing, or one option
   "$DL" --hosts 127.0.0.1 -n 1 --agent "$WORK/old/distkit-agent" $flags -- true 2>"$WORK/err" || rc=$?
   expect_eq "$rc" 2 "exit status with another version's agent ($flags)"
   cat > "$WORK/want" <<WANT

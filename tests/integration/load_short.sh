@@ -9,7 +9,7 @@
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
 rss_bound="--max-rss-mb 64"
 [ -z "${DISTKIT_SANITIZER:-}" ] || rss_bound=
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # $rss_bound: nothing, or an option and its value
 exec sh "$SRC/bench/launch_load.sh" \
   "${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}" \
   --seconds 8 --hosts 4 --ranks-per-host 4 --no-peer $rss_bound

@@ -35,6 +35,7 @@ run_distconfig() {
   set +e
   "$DISTCONFIG" --ssh-config "$CL/ssh_config" --hosts h1,h2,h3 --links "$WORK/links" \
     --state-file "$WORK/state-%h" "$@" >"$WORK/out" 2>"$WORK/err"
+  # shellcheck disable=SC2034 # read by the scripts that source this file
   RC=$?
   set -e
 }

@@ -4,8 +4,9 @@
 # cannot be found gives a one-line error naming the fix.
 . "$(dirname "$0")/launch_lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
-lib=$(ls "$BUILD"/lib/runtime/libdistkit.so "$BUILD"/lib/runtime/libdistkit.dylib 2>/dev/null | head -n 1)
-[ -n "$lib" ] || { echo "SKIP: libdistkit not built"; exit 77; }
+lib=$BUILD/lib/runtime/libdistkit.dylib
+[ -e "$lib" ] || lib=$BUILD/lib/runtime/libdistkit.so
+[ -e "$lib" ] || { echo "SKIP: libdistkit not built"; exit 77; }
 
 printf '%s\n' '{"backend": "ring", "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   >"$WORK/hostfile.json"
