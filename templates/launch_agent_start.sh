@@ -18,6 +18,9 @@ for distkit_h in {{candidates|raw}}; do
        case $distkit_h in /*) ;; *) continue ;; esac ;;
   esac
   printf '@@distlaunch:agent %s\n' "$distkit_h"
+  # The loop ends here on purpose: a candidate that exists is the answer,
+  # and one that cannot run fails this exec with its reason on stderr.
+  # shellcheck disable=SC2093
   exec "$distkit_h" "$protocol" --host-agent
 done
 printf '@@distlaunch:no-agent %s\n' "$(uname -sm 2>/dev/null)"
