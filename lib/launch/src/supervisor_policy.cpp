@@ -21,6 +21,9 @@ constexpr milliseconds kStopMargin{2000};
 constexpr milliseconds kKillWait{500};
 // A command that outlives its abort is aborted again this much later.
 constexpr std::chrono::hours kAbortRetry{1};
+// Heartbeats never come faster (the supervisor once polled every 100 ms), so
+// that a period of 0 cannot make the wiring's loop spin.
+constexpr milliseconds kMinHeartbeatPeriod{100};
 
 std::string describe_exit(const ssh::ExitInfo& e) {
   if (!e.error.empty()) return "lost its connection (" + e.error + ")";
@@ -39,6 +42,7 @@ PolicyAction note(std::string text) {
 
 SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
     : s_(settings) {
+  s_.heartbeat_period = std::max(s_.heartbeat_period, kMinHeartbeatPeriod);
   for (auto& r : ranks) ranks_.push_back({std::move(r)});
 }
 

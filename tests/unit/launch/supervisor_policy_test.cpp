@@ -338,6 +338,16 @@ TEST_CASE("heartbeats go every period to the ranks still running, stopping or no
   CHECK(p.next_deadline() == t(4s));
 }
 
+TEST_CASE("heartbeats come at most every 100 ms, whatever the period", "[launch][policy]") {
+  auto s = settings();
+  s.heartbeat_period = 0s;
+  auto p = started(1, s);
+  CHECK(p.next_deadline() == t(100ms));
+  CHECK(p.tick(t(50ms)).empty());
+  CHECK(sent(p.tick(t(100ms)), frame::heartbeat()) == Ranks{0});
+  CHECK(p.next_deadline() == t(200ms));
+}
+
 TEST_CASE("nothing is due before the ranks are started", "[launch][policy]") {
   SupervisorPolicy p({{0, "h0"}}, settings());
   p.job_started(t(0s));
