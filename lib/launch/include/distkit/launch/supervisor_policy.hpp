@@ -68,6 +68,8 @@ class SupervisorPolicy {
   int exit_code() const { return exit_code_; }
   const std::string& reason() const { return reason_; }  // "" when ok
   bool stopping() const { return stopping_; }
+  // Told to stop. RankResult::stopped is the wiring's: only when the frame
+  // reached a command still running (its end may not have been fed yet).
   bool stopped(size_t rank) const { return ranks_[rank].stopped; }
   bool has_exited(size_t rank) const { return ranks_[rank].exited; }
   bool all_done() const;
