@@ -1,7 +1,8 @@
-// The supervisor loop (contract in supervisor.hpp). Executor I/O threads only
-// assemble lines, record exits and wake the loop through a pipe; every
-// decision (fail fast, stop, kill, heartbeats, stdin) is taken here, on one
-// thread, from one poll() over the signal pipe, the wake pipe and stdin.
+// The supervisor's wiring (contract in supervisor.hpp). Executor I/O threads
+// only assemble lines, record exits and wake the loop through a pipe; one
+// thread polls the signal pipe, the wake pipe and stdin, feeds what happened
+// to the SupervisorPolicy (which takes every decision: fail fast, stop, kill,
+// heartbeats) and carries out its actions. Stdin is forwarded here.
 #include "distkit/launch/supervisor.hpp"
 
 #include <fcntl.h>
@@ -9,7 +10,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstring>
@@ -19,7 +19,7 @@
 
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
-#include "distkit/util/signal_names.hpp"
+#include "distkit/launch/supervisor_policy.hpp"
 
 namespace distkit::launch {
 
@@ -28,12 +28,18 @@ namespace {
 using std::chrono::milliseconds;
 using Steady = std::chrono::steady_clock;
 
+// Every input wakes poll() (exits through the wake pipe, signals, stdin) and
+// the policy says when its next deadline is; this bounds the cost of a wake-up
+// missed all the same.
+constexpr milliseconds kMaxPollWait{1000};
+
 struct RankState {
   std::unique_ptr<ssh::RunningCommand> cmd;
   LineAssembler out_lines, err_lines;
   RankResult result;
-  std::atomic<bool> done{false};  // set by on_exit, after result
-  bool handled = false;    // main thread only
+  Steady::time_point ended;       // when on_exit ran; orders exits
+  std::atomic<bool> done{false};  // set by on_exit, after result and ended
+  bool handled = false;           // main thread only: given to the policy
   bool wants_stdin = true;
 };
 
@@ -43,10 +49,19 @@ std::vector<std::string> rank_hosts(const Plan& plan) {
   return hosts;
 }
 
-std::string describe_exit(const ssh::ExitInfo& e) {
-  if (!e.error.empty()) return "lost its connection (" + e.error + ")";
-  if (e.signal) return "was killed by signal " + std::to_string(e.signal);
-  return "exited with status " + std::to_string(e.exit_status);
+std::vector<SupervisorPolicy::RankName> rank_names(const Plan& plan) {
+  std::vector<SupervisorPolicy::RankName> names;
+  for (const auto& r : plan.ranks) names.push_back({r.rank, r.host});
+  return names;
+}
+
+PolicySettings policy_settings(const SuperviseOptions& o) {
+  PolicySettings s;
+  s.grace = o.wrapper.grace;
+  s.timeout = o.timeout;
+  s.exit_window = o.exit_window;
+  s.heartbeat_period = o.heartbeat_period;
+  return s;
 }
 
 class Job {
@@ -54,7 +69,8 @@ class Job {
   Job(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
       const SuperviseOptions& o)
       : plan_(plan), executors_(executors), o_(o),
-        sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir) {
+        sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir),
+        policy_(rank_names(plan), policy_settings(o)) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
     for (int fd : fds) {
@@ -85,16 +101,13 @@ class Job {
   void start_rank(size_t i);
   void on_stderr(RankState& s, std::string_view chunk);
   void on_exit(RankState& s, const ssh::ExitInfo& e);
-  void send(RankState& s, const std::string& frame);
-  void send_all_live(const std::string& frame);
-  void stop_all(const std::string& frame);
-  void handle_signals(const std::vector<int>& sigs);
+  bool send(RankState& s, const std::string& frame);
+  void carry_out(const SupervisorPolicy::Actions& actions);
+  void abort_rank(size_t i);
   void handle_stdin();
   void handle_exits();
-  void check_deadlines();
-  bool all_done();
+  int poll_timeout() const;
   int poll_once();
-  void fail(int code, std::string reason);
 
   const Plan& plan_;
   const std::vector<std::shared_ptr<ssh::Executor>>& executors_;
@@ -105,15 +118,7 @@ class Job {
   int wake_rd_ = -1, wake_wr_ = -1;
   std::unique_ptr<SignalPipe> signals_;
   bool stdin_open_ = false;
-
-  // Decisions (main thread only).
-  int exit_code_ = 0;
-  std::string reason_;
-  bool stopping_ = false;
-  int signal_ = 0;
-  Steady::time_point next_heartbeat_, hard_deadline_, soft_deadline_, window_deadline_;
-  bool soft_pending_ = false, window_open_ = false, aborted_ = false;
-  Steady::time_point started_;
+  SupervisorPolicy policy_;  // main thread only
 };
 
 void Job::start_rank(size_t i) {
@@ -175,6 +180,7 @@ void Job::on_exit(RankState& s, const ssh::ExitInfo& e) {
     std::lock_guard lock(mu_);
     s.result.exit = e;
     s.result.end = Clock::now();
+    s.ended = Steady::now();
     s.done = true;
   }
   char b = 1;
@@ -183,49 +189,44 @@ void Job::on_exit(RankState& s, const ssh::ExitInfo& e) {
 
 // Commands are only written to from this thread once started; no lock is
 // held while calling into the executor (its I/O thread may be in on_exit).
-void Job::send(RankState& s, const std::string& frame) {
-  if (s.cmd && !s.done) s.cmd->write_stdin(frame);
+// A command that ended is not written to, even before the policy knows.
+bool Job::send(RankState& s, const std::string& frame) {
+  if (!s.cmd || s.done) return false;
+  s.cmd->write_stdin(frame);
+  return true;
 }
 
-void Job::send_all_live(const std::string& frame) {
-  for (auto& r : ranks_) send(*r, frame);
-}
-
-void Job::stop_all(const std::string& frame) {
-  stopping_ = true;
-  for (auto& r : ranks_) {
-    if (r->done || !r->cmd) continue;
-    r->result.stopped = true;
-    r->cmd->write_stdin(frame);
-  }
-  hard_deadline_ = Steady::now() + o_.wrapper.grace + milliseconds(2000);
-}
-
-void Job::fail(int code, std::string reason) {
-  if (!reason_.empty()) return;
-  exit_code_ = code;
-  reason_ = std::move(reason);
-}
-
-void Job::handle_signals(const std::vector<int>& sigs) {
-  for (int sig : sigs) {
-    if (signal_ == 0) {
-      signal_ = sig;
-      fail(128 + sig, "interrupted by SIG" + signal_name(sig) + "; stopping every rank");
-      sink_.note("distlaunch: SIG" + signal_name(sig) +
-                 ": forwarded to every rank; again to kill them at once");
-      stopping_ = true;
-      send_all_live(frame::signal(signal_name(sig)));
-      soft_pending_ = true;
-      soft_deadline_ = Steady::now() + o_.wrapper.grace;
-      hard_deadline_ = soft_deadline_ + o_.wrapper.grace + milliseconds(2000);
-    } else if (!aborted_) {
-      sink_.note("distlaunch: killing every rank now");
-      stop_all(frame::kill());
-      hard_deadline_ = Steady::now() + milliseconds(500);
-      aborted_ = true;
+void Job::carry_out(const SupervisorPolicy::Actions& actions) {
+  for (const auto& a : actions) {
+    switch (a.kind) {
+      case PolicyAction::Kind::send: {
+        RankState& s = *ranks_[a.rank];
+        // Reported as stopped only when told so while it still ran.
+        if (send(s, a.frame) && a.stop) s.result.stopped = true;
+        break;
+      }
+      case PolicyAction::Kind::abort:
+        abort_rank(a.rank);
+        break;
+      case PolicyAction::Kind::note:
+        sink_.note(a.text);
+        break;
     }
   }
+}
+
+// On this machine we can kill the rank's group ourselves (abort() only kills
+// the wrapper's); remotely, closing the channel makes the wrapper kill it.
+void Job::abort_rank(size_t i) {
+  RankState& r = *ranks_[i];
+  if (!r.cmd || r.done) return;
+  int pid = 0;
+  {
+    std::lock_guard lock(mu_);
+    pid = r.result.pid;
+  }
+  if (pid > 0 && executors_[i]->is_local()) ::kill(-pid, SIGKILL);
+  r.cmd->abort();
 }
 
 void Job::handle_stdin() {
@@ -242,79 +243,23 @@ void Job::handle_stdin() {
 
 void Job::handle_exits() {
   // `done` is set after the result is written, so no lock is needed here.
-  std::vector<RankState*> fresh;
-  for (auto& r : ranks_)
-    if (r->done && !r->handled) fresh.push_back(r.get());
-  std::sort(fresh.begin(), fresh.end(),
-            [](auto* a, auto* b) { return a->result.end < b->result.end; });
-  for (RankState* s : fresh) {
-    s->handled = true;
-    const RankResult& r = s->result;
-    if (r.exit.ok()) {
-      if (!window_open_ && o_.exit_window.count() > 0) {
-        window_open_ = true;
-        window_deadline_ = Steady::now() + o_.exit_window;
-      }
-      continue;
-    }
-    if (stopping_ && r.stopped) continue;
-    if (reason_.empty()) {
-      int live = 0;
-      for (auto& x : ranks_) live += x.get() != s && !x->handled;
-      fail(r.exit.shell_status(), "rank " + std::to_string(r.rank) + " on " + r.host + " " +
-                                      describe_exit(r.exit) + "; stopping the other " +
-                                      std::to_string(live) + " running rank(s)");
-      sink_.note("distlaunch: error: " + reason_);
-    }
-    if (!stopping_) stop_all(frame::terminate());
+  std::vector<SupervisorPolicy::RankExit> fresh;
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    RankState& r = *ranks_[i];
+    if (!r.done || r.handled) continue;
+    r.handled = true;
+    fresh.push_back({i, r.result.exit, r.ended});
   }
+  if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));
 }
 
-void Job::check_deadlines() {
-  auto now = Steady::now();
-  if (now >= next_heartbeat_) {
-    send_all_live(frame::heartbeat());
-    next_heartbeat_ = now + o_.heartbeat_period;
-  }
-  if (soft_pending_ && now >= soft_deadline_) {
-    soft_pending_ = false;
-    stop_all(frame::terminate());
-  }
-  if (!stopping_ && o_.timeout.count() > 0 && now - started_ >= o_.timeout) {
-    fail(1, "job: timed out after " + std::to_string(o_.timeout.count() / 1000) +
-                " s; stopping every rank");
-    sink_.note("distlaunch: error: " + reason_);
-    stop_all(frame::terminate());
-  }
-  if (!stopping_ && window_open_ && now >= window_deadline_) {
-    fail(1, "job: ranks still running " + std::to_string(o_.exit_window.count() / 1000) +
-                " s after another rank finished; stopping them (see --exit-window)");
-    sink_.note("distlaunch: error: " + reason_);
-    stop_all(frame::terminate());
-  }
-  if (stopping_ && now >= hard_deadline_) {
-    // The wrapper did not finish stopping its rank. On this machine we can
-    // kill the rank's group ourselves (abort() only kills the wrapper's);
-    // remotely, closing the channel makes the wrapper kill it.
-    for (size_t i = 0; i < ranks_.size(); ++i) {
-      RankState& r = *ranks_[i];
-      if (!r.cmd || r.done) continue;
-      int pid = 0;
-      {
-        std::lock_guard lock(mu_);
-        pid = r.result.pid;
-      }
-      if (pid > 0 && executors_[i]->is_local()) ::kill(-pid, SIGKILL);
-      r.cmd->abort();
-    }
-    hard_deadline_ = now + std::chrono::hours(1);
-  }
-}
-
-bool Job::all_done() {
-  for (auto& r : ranks_)
-    if (!r->done || !r->handled) return false;
-  return true;
+// Until the policy's next deadline, rounded up so that the loop does not
+// spin on a deadline less than a millisecond away.
+int Job::poll_timeout() const {
+  auto left = policy_.next_deadline() - Steady::now();
+  if (left >= kMaxPollWait) return static_cast<int>(kMaxPollWait.count());
+  if (left <= Steady::duration::zero()) return 0;
+  return static_cast<int>(std::chrono::ceil<milliseconds>(left).count());
 }
 
 int Job::poll_once() {
@@ -330,12 +275,13 @@ int Job::poll_once() {
     in_i = static_cast<int>(n);
     fds[n++] = {o_.stdin_fd, POLLIN, 0};
   }
-  int rc = poll(fds, n, 100);
+  int rc = poll(fds, n, poll_timeout());
   if (rc <= 0) return rc;
   char drain[256];
   while (read(wake_rd_, drain, sizeof drain) > 0) {
   }
-  if (sig_i >= 0 && (fds[sig_i].revents & POLLIN)) handle_signals(signals_->drain());
+  if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
+    for (int sig : signals_->drain()) carry_out(policy_.signal(sig, Steady::now()));
   if (in_i >= 0 && fds[in_i].revents) handle_stdin();
   return rc;
 }
@@ -343,25 +289,25 @@ int Job::poll_once() {
 JobResult Job::run() {
   JobResult result;
   result.start = Clock::now();
-  started_ = Steady::now();
+  policy_.job_started(Steady::now());
   if (o_.handle_signals) signals_ = std::make_unique<SignalPipe>();
   stdin_open_ = false;
   for (auto& r : ranks_) stdin_open_ = stdin_open_ || r->wants_stdin;
   start_all();
-  next_heartbeat_ = Steady::now() + o_.heartbeat_period;
+  policy_.ranks_started(Steady::now());
   while (true) {
     poll_once();
     handle_exits();
-    if (all_done()) break;
-    check_deadlines();
+    if (policy_.all_done()) break;
+    carry_out(policy_.tick(Steady::now()));
   }
   for (auto& r : ranks_) {
     if (r->cmd) r->cmd->wait();
     std::lock_guard lock(mu_);
     result.ranks.push_back(r->result);
   }
-  result.exit_code = exit_code_;
-  result.reason = reason_;
+  result.exit_code = policy_.exit_code();
+  result.reason = policy_.reason();
   result.end = Clock::now();
   return result;
 }

@@ -1,5 +1,7 @@
 // The supervisor with real local processes: exit codes, fail-fast teardown
-// of whole process groups, stdin, output integrity, timeouts, signals.
+// of whole process groups, stdin, output integrity, timeouts, signals. This
+// is the wiring; each decision's every case (codes, texts, deadlines) is in
+// supervisor_policy_test.cpp, with a fake clock.
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>

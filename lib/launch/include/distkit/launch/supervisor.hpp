@@ -20,6 +20,8 @@
 //   every rank at once.
 // - Commands whose wrapper does not end within grace + 2 s of being told to
 //   stop are aborted (the executor kills or closes them).
+// The decisions above are SupervisorPolicy's (supervisor_policy.hpp), pure and
+// tested with a fake clock; supervise() runs the I/O and carries them out.
 #pragma once
 
 #include <chrono>

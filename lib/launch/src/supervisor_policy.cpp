@@ -1,0 +1,194 @@
+// The supervisor's decisions (see supervisor_policy.hpp; the rules are the
+// contract in supervisor.hpp). The message texts are part of distlaunch's
+// output that users and tests read: change them only on purpose.
+#include "distkit/launch/supervisor_policy.hpp"
+
+#include <algorithm>
+
+#include "distkit/launch/wrapper.hpp"
+#include "distkit/util/signal_names.hpp"
+
+namespace distkit::launch {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+// How long a wrapper told to stop may take before its command is aborted,
+// beyond the grace it gives its rank between TERM and KILL.
+constexpr milliseconds kStopMargin{2000};
+// After a second signal the ranks get KILL at once, so the wait is short.
+constexpr milliseconds kKillWait{500};
+// A command that outlives its abort is aborted again this much later.
+constexpr std::chrono::hours kAbortRetry{1};
+// Heartbeats never come faster (the supervisor once polled every 100 ms), so
+// that a period of 0 cannot make the wiring's loop spin.
+constexpr milliseconds kMinHeartbeatPeriod{100};
+
+std::string describe_exit(const ssh::ExitInfo& e) {
+  if (!e.error.empty()) return "lost its connection (" + e.error + ")";
+  if (e.signal) return "was killed by signal " + std::to_string(e.signal);
+  return "exited with status " + std::to_string(e.exit_status);
+}
+
+PolicyAction note(std::string text) {
+  PolicyAction a;
+  a.kind = PolicyAction::Kind::note;
+  a.text = std::move(text);
+  return a;
+}
+
+}  // namespace
+
+SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
+    : s_(settings) {
+  s_.heartbeat_period = std::max(s_.heartbeat_period, kMinHeartbeatPeriod);
+  for (auto& r : ranks) ranks_.push_back({std::move(r)});
+}
+
+void SupervisorPolicy::job_started(Time now) {
+  started_ = now;
+}
+
+void SupervisorPolicy::ranks_started(Time now) {
+  running_ = true;
+  next_heartbeat_ = now + s_.heartbeat_period;
+}
+
+bool SupervisorPolicy::all_done() const {
+  return std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& r) { return r.exited; });
+}
+
+void SupervisorPolicy::fail(int code, std::string reason) {
+  if (!reason_.empty()) return;  // the first cause stands
+  exit_code_ = code;
+  reason_ = std::move(reason);
+}
+
+void SupervisorPolicy::send_live(const std::string& frame, bool stop, Actions& out) {
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    if (ranks_[i].exited) continue;
+    if (stop) ranks_[i].stopped = true;
+    PolicyAction a;
+    a.kind = PolicyAction::Kind::send;
+    a.rank = i;
+    a.frame = frame;
+    a.stop = stop;
+    out.push_back(std::move(a));
+  }
+}
+
+void SupervisorPolicy::stop_all(const std::string& frame, Time now, Actions& out) {
+  stopping_ = true;
+  send_live(frame, true, out);
+  hard_deadline_ = now + s_.grace + kStopMargin;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::exited(std::vector<RankExit> exits, Time now) {
+  std::stable_sort(exits.begin(), exits.end(),
+                   [](const RankExit& a, const RankExit& b) { return a.end < b.end; });
+  Actions out;
+  for (const auto& e : exits) exited_one(e, now, out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::exited(size_t rank, const ssh::ExitInfo& exit,
+                                                   Time now) {
+  return exited({RankExit{rank, exit, now}}, now);
+}
+
+void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
+  Rank& r = ranks_[e.rank];
+  if (r.exited) return;
+  r.exited = true;
+  if (e.exit.ok()) {
+    // A peer that left early may leave the others waiting for it forever.
+    if (!window_open_ && s_.exit_window.count() > 0) {
+      window_open_ = true;
+      window_deadline_ = now + s_.exit_window;
+    }
+    return;
+  }
+  // A rank we told to stop failing is the stop's effect, not a cause.
+  if (stopping_ && r.stopped) return;
+  if (reason_.empty()) {
+    auto live =
+        std::count_if(ranks_.begin(), ranks_.end(), [](const Rank& x) { return !x.exited; });
+    fail(e.exit.shell_status(), "rank " + std::to_string(r.name.rank) + " on " + r.name.host + " " +
+                                    describe_exit(e.exit) + "; stopping the other " +
+                                    std::to_string(live) + " running rank(s)");
+    out.push_back(note("distlaunch: error: " + reason_));
+  }
+  if (!stopping_) stop_all(frame::terminate(), now, out);
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
+  Actions out;
+  if (signal_ == 0) {
+    // The ranks get the signal itself first, the chance to end as they
+    // would if run by hand; TERM follows after the grace.
+    signal_ = sig;
+    fail(128 + sig, "interrupted by SIG" + signal_name(sig) + "; stopping every rank");
+    out.push_back(note("distlaunch: SIG" + signal_name(sig) +
+                       ": forwarded to every rank; again to kill them at once"));
+    stopping_ = true;
+    send_live(frame::signal(signal_name(sig)), false, out);
+    soft_pending_ = true;
+    soft_deadline_ = now + s_.grace;
+    hard_deadline_ = soft_deadline_ + s_.grace + kStopMargin;
+  } else if (!killed_) {
+    out.push_back(note("distlaunch: killing every rank now"));
+    stop_all(frame::kill(), now, out);
+    hard_deadline_ = now + kKillWait;
+    killed_ = true;
+  }
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
+  Actions out;
+  if (running_ && now >= next_heartbeat_) {
+    send_live(frame::heartbeat(), false, out);
+    next_heartbeat_ = now + s_.heartbeat_period;
+  }
+  if (soft_pending_ && now >= soft_deadline_) {
+    soft_pending_ = false;
+    stop_all(frame::terminate(), now, out);
+  }
+  if (!stopping_ && s_.timeout.count() > 0 && now - started_ >= s_.timeout) {
+    fail(1, "job: timed out after " + std::to_string(s_.timeout.count() / 1000) +
+                " s; stopping every rank");
+    out.push_back(note("distlaunch: error: " + reason_));
+    stop_all(frame::terminate(), now, out);
+  }
+  if (!stopping_ && window_open_ && now >= window_deadline_) {
+    fail(1, "job: ranks still running " + std::to_string(s_.exit_window.count() / 1000) +
+                " s after another rank finished; stopping them (see --exit-window)");
+    out.push_back(note("distlaunch: error: " + reason_));
+    stop_all(frame::terminate(), now, out);
+  }
+  if (stopping_ && now >= hard_deadline_) {
+    // The wrappers did not finish stopping their ranks in time.
+    for (size_t i = 0; i < ranks_.size(); ++i) {
+      if (ranks_[i].exited) continue;
+      PolicyAction a;
+      a.kind = PolicyAction::Kind::abort;
+      a.rank = i;
+      out.push_back(std::move(a));
+    }
+    hard_deadline_ = now + kAbortRetry;
+  }
+  return out;
+}
+
+SupervisorPolicy::Time SupervisorPolicy::next_deadline() const {
+  Time next = Time::max();
+  if (running_) next = std::min(next, next_heartbeat_);
+  if (soft_pending_) next = std::min(next, soft_deadline_);
+  if (!stopping_ && s_.timeout.count() > 0) next = std::min(next, started_ + s_.timeout);
+  if (!stopping_ && window_open_) next = std::min(next, window_deadline_);
+  if (stopping_) next = std::min(next, hard_deadline_);
+  return next;
+}
+
+}  // namespace distkit::launch
