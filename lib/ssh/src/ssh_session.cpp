@@ -149,6 +149,8 @@ class SessionCore {
     char c = 0;
     [[maybe_unused]] auto n = ::write(wake_w_.get(), &c, 1);
   }
+  // Moves queued commands into free places (max_channels_); true if any.
+  bool admit_queued();
   int poll_timeout_ms(bool progressed);
 
   LIBSSH2_SESSION* s_ = nullptr;
@@ -392,6 +394,20 @@ bool SessionCore::step_run(Chan& c) {
   return progressed;
 }
 
+bool SessionCore::admit_queued() {
+  std::lock_guard lock(mu_);
+  auto busy =
+      std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
+  bool admitted = false;
+  while (busy++ < max_channels_ && !queue_.empty()) {
+    if (active_.empty()) busy_since_ = Clock::now();
+    active_.push_back(queue_.front());
+    queue_.pop_front();
+    admitted = true;
+  }
+  return admitted;
+}
+
 int SessionCore::poll_timeout_ms(bool progressed) {
   if (progressed) return 0;
   auto now = Clock::now();
@@ -408,14 +424,8 @@ void SessionCore::loop() {
     {
       std::lock_guard lock(mu_);
       if (stop_) break;
-      auto busy =
-          std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
-      while (busy++ < max_channels_ && !queue_.empty()) {
-        if (active_.empty()) busy_since_ = Clock::now();
-        active_.push_back(queue_.front());
-        queue_.pop_front();
-      }
     }
+    admit_queued();
     if (!dead_.empty()) {
       fail_all(dead_);
     }
@@ -459,6 +469,11 @@ void SessionCore::loop() {
       fail_all("connection to " + alias + " lost: " + f.what());
       continue;
     }
+    // The commands that just ended freed their places: queued ones take them
+    // now. Otherwise, when every active command ended in this same pass, the
+    // session would look idle and wait on the wake pipe alone, forever: no
+    // one wakes it for commands queued long ago (issue #23).
+    if (admit_queued()) progressed = true;
     pollfd fds[2];
     fds[0] = {wake_r_.get(), POLLIN, 0};
     short ev = POLLIN;
