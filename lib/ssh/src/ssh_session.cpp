@@ -142,8 +142,14 @@ class SessionCore {
     return (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0;
   }
   // "Try again later": EAGAIN, or another call's packet is still half-sent.
+  // libssh2 1.10 reports that refusal as SOCKET_SEND from
+  // libssh2_channel_send_eof() and from the window adjust inside
+  // libssh2_channel_read_ex(): taken for "sent", an EOF was lost (the
+  // command waited for stdin forever); taken for fatal, a healthy session
+  // was declared lost.
   bool later(long rc) const {
-    return rc == LIBSSH2_ERROR_EAGAIN || (rc == LIBSSH2_ERROR_BAD_USE && half_sent());
+    return rc == LIBSSH2_ERROR_EAGAIN ||
+           ((rc == LIBSSH2_ERROR_BAD_USE || rc == LIBSSH2_ERROR_SOCKET_SEND) && half_sent());
   }
   void wake() {
     char c = 0;
@@ -370,6 +376,11 @@ bool SessionCore::step_run(Chan& c) {
     int rc = libssh2_channel_send_eof(c.ch);
     if (!later(rc)) c.eof_sent = progressed = true;
   }
+  // The write or EOF just started a packet and left it half-sent: it must be
+  // repeated before anything else sends, and a read may send (a window
+  // adjust). A packet half-sent on entry may be a read's: then the reads
+  // below are what finish it.
+  if (!mid_packet && half_sent()) return progressed;
   char buf[32768];
   // At most 16 reads per stream and step: a command writing without pause
   // would otherwise keep this loop reading forever, and nothing would be
@@ -387,7 +398,12 @@ bool SessionCore::step_run(Chan& c) {
       if (sink) sink(std::string_view(buf, static_cast<size_t>(n)));
     }
   }
-  if (!mid_packet && libssh2_channel_eof(c.ch)) {
+  // Not while a packet of ours is half-sent (say, a read's window adjust):
+  // only a read of this channel finishes it, and a closing channel reads no
+  // more. libssh2 1.10 would refuse our CLOSE yet mark the channel closed,
+  // and the packet would stay half-sent after the channel is freed, every
+  // later packet of the session refused.
+  if (!half_sent() && libssh2_channel_eof(c.ch)) {
     c.stage = Stage::close;
     progressed = true;
   }
