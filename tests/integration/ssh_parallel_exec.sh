@@ -30,6 +30,18 @@ for h in h1 h2; do
 done
 [ "$(grep -c ': out: ' "$WORK/big")" = $((4 * (125000 + 2))) ] || fail "output line count"
 
+# Commands queued behind the cap start as places free up, even when every
+# running command ends in the same pass of the session loop: the session
+# then had no active channel, waited for a wake-up that no one sent and the
+# queued commands never started (issue #23: the 12 commands below hung once
+# under load). One place makes that happen at every command; the timeout
+# turns the hang into a failure.
+rc=0
+timeout 60 "$TOOL" --ssh-config "$C/ssh_config" --max-channels 1 --hosts h2,h2,h2 \
+  -- 'echo queued' > "$WORK/queued" || rc=$?
+[ "$rc" = 0 ] || fail "3 commands behind a 1-channel cap did not all finish (exit $rc)"
+[ "$(grep -c '^h2: out: queued$' "$WORK/queued")" = 3 ] || fail "queued commands lost output"
+
 # 12 concurrent commands on h1: one TCP connection, never more than 8 at
 # once. Overlap is measured from each command's own start and end records
 # (nanoseconds on h1's clock), not sampled at one moment: on a loaded

@@ -142,13 +142,21 @@ class SessionCore {
     return (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0;
   }
   // "Try again later": EAGAIN, or another call's packet is still half-sent.
+  // libssh2 1.10 reports that refusal as SOCKET_SEND from
+  // libssh2_channel_send_eof() and from the window adjust inside
+  // libssh2_channel_read_ex(): taken for "sent", an EOF was lost (the
+  // command waited for stdin forever); taken for fatal, a healthy session
+  // was declared lost.
   bool later(long rc) const {
-    return rc == LIBSSH2_ERROR_EAGAIN || (rc == LIBSSH2_ERROR_BAD_USE && half_sent());
+    return rc == LIBSSH2_ERROR_EAGAIN ||
+           ((rc == LIBSSH2_ERROR_BAD_USE || rc == LIBSSH2_ERROR_SOCKET_SEND) && half_sent());
   }
   void wake() {
     char c = 0;
     [[maybe_unused]] auto n = ::write(wake_w_.get(), &c, 1);
   }
+  // Moves queued commands into free places (max_channels_); true if any.
+  bool admit_queued();
   int poll_timeout_ms(bool progressed);
 
   LIBSSH2_SESSION* s_ = nullptr;
@@ -368,6 +376,11 @@ bool SessionCore::step_run(Chan& c) {
     int rc = libssh2_channel_send_eof(c.ch);
     if (!later(rc)) c.eof_sent = progressed = true;
   }
+  // The write or EOF just started a packet and left it half-sent: it must be
+  // repeated before anything else sends, and a read may send (a window
+  // adjust). A packet half-sent on entry may be a read's: then the reads
+  // below are what finish it.
+  if (!mid_packet && half_sent()) return progressed;
   char buf[32768];
   // At most 16 reads per stream and step: a command writing without pause
   // would otherwise keep this loop reading forever, and nothing would be
@@ -385,11 +398,30 @@ bool SessionCore::step_run(Chan& c) {
       if (sink) sink(std::string_view(buf, static_cast<size_t>(n)));
     }
   }
-  if (!mid_packet && libssh2_channel_eof(c.ch)) {
+  // Not while a packet of ours is half-sent (say, a read's window adjust):
+  // only a read of this channel finishes it, and a closing channel reads no
+  // more. libssh2 1.10 would refuse our CLOSE yet mark the channel closed,
+  // and the packet would stay half-sent after the channel is freed, every
+  // later packet of the session refused.
+  if (!half_sent() && libssh2_channel_eof(c.ch)) {
     c.stage = Stage::close;
     progressed = true;
   }
   return progressed;
+}
+
+bool SessionCore::admit_queued() {
+  std::lock_guard lock(mu_);
+  auto busy =
+      std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
+  bool admitted = false;
+  while (busy++ < max_channels_ && !queue_.empty()) {
+    if (active_.empty()) busy_since_ = Clock::now();
+    active_.push_back(queue_.front());
+    queue_.pop_front();
+    admitted = true;
+  }
+  return admitted;
 }
 
 int SessionCore::poll_timeout_ms(bool progressed) {
@@ -408,14 +440,8 @@ void SessionCore::loop() {
     {
       std::lock_guard lock(mu_);
       if (stop_) break;
-      auto busy =
-          std::count_if(active_.begin(), active_.end(), [](const auto& c) { return !c->reported; });
-      while (busy++ < max_channels_ && !queue_.empty()) {
-        if (active_.empty()) busy_since_ = Clock::now();
-        active_.push_back(queue_.front());
-        queue_.pop_front();
-      }
     }
+    admit_queued();
     if (!dead_.empty()) {
       fail_all(dead_);
     }
@@ -459,6 +485,11 @@ void SessionCore::loop() {
       fail_all("connection to " + alias + " lost: " + f.what());
       continue;
     }
+    // The commands that just ended freed their places: queued ones take them
+    // now. Otherwise, when every active command ended in this same pass, the
+    // session would look idle and wait on the wake pipe alone, forever: no
+    // one wakes it for commands queued long ago (issue #23).
+    if (admit_queued()) progressed = true;
     pollfd fds[2];
     fds[0] = {wake_r_.get(), POLLIN, 0};
     short ev = POLLIN;
