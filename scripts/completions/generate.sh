@@ -16,7 +16,7 @@ check=0
 build=$1
 
 # What each option's value is, by long option name (all three tools).
-files="hostfile output-hostfile output ssh-config"
+files="hostfile output-hostfile output ssh-config debug-log"
 dirs="cwd log-dir record save-probes from-probes work-dir"
 hosts="hosts"
 commands="python"

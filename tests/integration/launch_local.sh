@@ -5,7 +5,8 @@
 # /dev/null the ranks read /dev/null themselves (no stdin FIFO in their
 # temp dirs); ranks run under distkit-agent, the host agent: the one
 # beside distlaunch or, with --agent none, distlaunch's own copy in
-# the cache; one of another version is refused, never passed over.
+# the cache; one of another version is refused, never passed over;
+# --debug-log records the job.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -31,6 +32,28 @@ rc=0
 expect_eq "$rc" 3 "exit status"
 expect_line "$WORK/err" "distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 3 running rank(s)"
 expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left"
+# The same job with --debug-log: a timestamped line for each host's agent,
+# each rank's start and end, each stop decision and the result; mode 0600.
+rc=0
+"$DL" --hostfile "$WORK/hostfile.json" -n 2 --debug-log "$WORK/debug.log" -- \
+  sh -c "[ \$MLX_RANK = 1 ] && exit 3; $marker" 2>/dev/null || rc=$?
+expect_eq "$rc" 3 "exit status with --debug-log"
+ts='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]\{8\}\.[0-9]\{3\}'
+for line in "job: distlaunch [^ ]*: 2 rank(s) on 1 host(s): sh -c " \
+    "127.0.0.1: agent /.*/distkit-agent, hello 3 [^ ]*, os " \
+    "rank 0 on 127.0.0.1: started" "rank 1 on 127.0.0.1: started" \
+    "rank 1 on 127.0.0.1: ended (pid [1-9][0-9]*): exit status 3" \
+    "job: distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)" \
+    "rank 0 on 127.0.0.1: told to stop (TERM, KILL after the grace)" \
+    "rank 0 on 127.0.0.1: ended (pid [1-9][0-9]*): exit status 143" \
+    "job: exit 3: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)"; do
+  grep -q "^$ts $line" "$WORK/debug.log" || { cat "$WORK/debug.log"; fail "debug log: no line '$line'"; }
+done
+expect_eq "$(stat -c %a "$WORK/debug.log")" 600 "the debug log's mode"
+rc=0
+"$DL" --hostfile "$WORK/hostfile.json" --debug-log "$WORK/no/such/dir/log" -- true 2>"$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status with a debug log that cannot be written"
+expect_line "$WORK/err" "distlaunch: error: --debug-log: cannot write $WORK/no/such/dir/log: No such file or directory; give a file in a directory you can write"
 
 # A port rank 1 needs is taken here: preflight says so, nothing starts.
 . "$(dirname "$0")/ports_lib.sh"

@@ -51,6 +51,9 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank host]");
   app.add_option("--log-dir", o.log_dir, "Also write rank-N.log files (and the manifest) here");
   app.add_option("--record", o.record_dir, "Write the run manifest (manifest.json) here");
+  app.add_option("--debug-log", o.debug_log,
+                 "Append a timestamped record of the job to FILE: hosts, agents, preflight "
+                 "answers, rank starts and ends, every stop decision");
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
   app.add_flag("--no-stdin", o.no_stdin,
                "Do not read stdin (ranks see EOF; use when running in the background)");

@@ -11,6 +11,7 @@
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
 #include "distkit/launch/manifest.hpp"
@@ -24,6 +25,7 @@
 #include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
+#include "distkit/version.hpp"
 
 namespace distkit::launch {
 
@@ -134,7 +136,8 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
 std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
                                                           const LaunchOptions& o,
                                                           const Services& s,
-                                                          ProgressBoard& board) {
+                                                          ProgressBoard& board,
+                                                          const DebugLog& log) {
   ssh::ConnectOptions co;
   co.ssh_config = o.ssh_config;
   co.accept_new_host_keys = o.accept_new_host_keys;
@@ -155,7 +158,10 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
     board.set(i, failed ? HostState::failed : HostState::working, failed ? "unreachable" : "");
   }
   if (!conns.errors.empty()) board.finish();
-  for (const auto& e : conns.errors) std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
+  for (const auto& e : conns.errors) {
+    std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
+    log.line(e.host, "not connected: " + e.message);
+  }
   if (!conns.errors.empty())
     throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
                                    std::to_string(plan.hosts.size()) + " host(s) unreachable",
@@ -202,14 +208,29 @@ std::vector<std::shared_ptr<AgentClient>> agent_clients(
   return agents;
 }
 
+// What each host answered the preflight, and every line it reported.
+void log_preflight(const PreflightReport& report, const DebugLog& log) {
+  if (!log.on()) return;
+  for (const auto& [host, f] : report.hosts)
+    log.line(host, "agent " + (f.agent.empty() ? std::string("none") : f.agent) +
+                       (f.agent_hello.empty() ? "" : ", hello " + f.agent_hello) +
+                       (f.agent_copied ? ", copied there" : "") +
+                       (f.answered ? ", os " + f.os : ", no answer to the checks"));
+  for (const auto* list :
+       {&report.warnings, &report.failures, &report.agent_problems, &report.problems})
+    for (const auto& line : *list) log.line("preflight", line);
+}
+
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
                           const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
                           ProgressBoard& board,
-                          const std::vector<std::shared_ptr<AgentClient>>& agents) {
+                          const std::vector<std::shared_ptr<AgentClient>>& agents,
+                          const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
   auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
                               o.heartbeat_limit.count());
+  log_preflight(report, log);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
@@ -257,10 +278,15 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
     return run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
   // Per-host progress until the ranks start (a live board on a TTY, event
   // lines under --verbose, nothing otherwise); erased before any output.
+  auto log = o.debug_log ? std::make_unique<DebugLog>(*o.debug_log) : std::make_unique<DebugLog>();
+  log->line("job", std::string("distlaunch ") + kVersion + ": " +
+                       std::to_string(plan.ranks.size()) + " rank(s) on " +
+                       std::to_string(plan.hosts.size()) + " host(s): " +
+                       shell_join(plan.command));
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
-  auto executors = connect_hosts(plan, o, s, board);
+  auto executors = connect_hosts(plan, o, s, board, *log);
   auto agents = agent_clients(plan, executors, s.err);
-  PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents);
+  PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents, *log);
   // Every host's agent runs now (else preflight() threw): it takes the ranks.
   for (size_t h = 0; h < agents.size(); ++h)
     for (size_t i = 0; i < plan.ranks.size(); ++i)
@@ -277,7 +303,10 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   so.out = s.out;
   so.err = s.err;
   so.secret = random_hex(32);
+  so.log = log.get();
   JobResult result = supervise(plan, executors, so);
+  log->line("job", "exit " + std::to_string(result.exit_code) +
+                       (result.reason.empty() ? "" : ": " + result.reason));
   for (auto dir : {o.record_dir, o.log_dir})
     if (dir) write_manifest(*dir, {o, plan, facts, result, hosts.text});
   return result.exit_code;

@@ -20,6 +20,7 @@
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
+#include "distkit/util/signal_names.hpp"
 
 namespace distkit::launch {
 
@@ -104,6 +105,7 @@ class Job {
   bool send(RankState& s, const std::string& frame);
   void carry_out(const SupervisorPolicy::Actions& actions);
   void abort_rank(size_t i);
+  void log(size_t i, const std::string& what) const;
   void handle_stdin();
   void handle_exits();
   int poll_timeout() const;
@@ -144,6 +146,23 @@ void Job::start_rank(size_t i) {
   s.cmd->write_stdin(frame::secret(o_.secret));
   if (!s.wants_stdin) s.cmd->write_stdin(frame::end_of_input());
   s.cmd->write_stdin(frame::heartbeat());
+  log(i, "started");
+}
+
+void Job::log(size_t i, const std::string& what) const {
+  if (o_.log && o_.log->on())
+    o_.log->line("rank " + std::to_string(plan_.ranks[i].rank) + " on " + plan_.ranks[i].host,
+                 what);
+}
+
+// What a frame to a rank's wrapper asks, for the debug log ("" for the
+// heartbeats, which would drown everything else).
+std::string describe_frame(const std::string& frame) {
+  if (frame == frame::terminate()) return "told to stop (TERM, KILL after the grace)";
+  if (frame == frame::kill()) return "told to stop now (KILL)";
+  if (frame.rfind("G ", 0) == 0)
+    return "sent SIG" + frame.substr(2, frame.size() - 3) + " (forwarded)";
+  return "";
 }
 
 // Hosts in parallel; each host's ranks one after another on its executor.
@@ -202,13 +221,17 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
       case PolicyAction::Kind::send: {
         RankState& s = *ranks_[a.rank];
         // Reported as stopped only when told so while it still ran.
-        if (send(s, a.frame) && a.stop) s.result.stopped = true;
+        bool sent = send(s, a.frame);
+        if (sent && a.stop) s.result.stopped = true;
+        if (auto what = describe_frame(a.frame); sent && !what.empty()) log(a.rank, what);
         break;
       }
       case PolicyAction::Kind::abort:
+        log(a.rank, "aborted: its wrapper did not stop it in time");
         abort_rank(a.rank);
         break;
       case PolicyAction::Kind::note:
+        if (o_.log) o_.log->line("job", a.text);
         sink_.note(a.text);
         break;
     }
@@ -249,6 +272,13 @@ void Job::handle_exits() {
     if (!r.done || r.handled) continue;
     r.handled = true;
     fresh.push_back({i, r.result.exit, r.ended});
+    if (o_.log && o_.log->on()) {
+      const ssh::ExitInfo& e = r.result.exit;
+      log(i, "ended (pid " + std::to_string(r.result.pid) + "): " +
+                 (!e.error.empty() ? "lost its connection (" + e.error + ")"
+                  : e.signal      ? "killed by signal " + std::to_string(e.signal)
+                                  : "exit status " + std::to_string(e.exit_status)));
+    }
   }
   if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));
 }
@@ -281,7 +311,10 @@ int Job::poll_once() {
   while (read(wake_rd_, drain, sizeof drain) > 0) {
   }
   if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
-    for (int sig : signals_->drain()) carry_out(policy_.signal(sig, Steady::now()));
+    for (int sig : signals_->drain()) {
+      if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));
+      carry_out(policy_.signal(sig, Steady::now()));
+    }
   if (in_i >= 0 && fds[in_i].revents) handle_stdin();
   return rc;
 }

@@ -35,6 +35,7 @@ struct LaunchOptions {
   bool tag_output = false;
   std::optional<std::filesystem::path> log_dir;
   std::optional<std::filesystem::path> record_dir;
+  std::optional<std::filesystem::path> debug_log;  // --debug-log FILE
   std::optional<int> stdin_rank;                  // default: broadcast
   bool no_stdin = false;                          // --no-stdin: ranks get EOF
   std::chrono::milliseconds grace{3000};          // TERM -> KILL

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/ssh/executor.hpp"
@@ -55,6 +56,7 @@ struct SuperviseOptions {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
   std::string secret;              // hex; sent to each wrapper on stdin
+  const DebugLog* log = nullptr;   // --debug-log: starts, ends, decisions
 };
 
 struct RankResult {
