@@ -29,22 +29,12 @@ install_macos() {
     echo "install-deps.sh: error: Homebrew not found; install it from https://brew.sh first" >&2
     exit 2
   fi
-  pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog boost catch2"
+  pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog catch2"
   [ "$want_bench" = 1 ] && pkgs="$pkgs open-mpi iperf3"
   [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
   for p in $pkgs; do
     brew list --formula "$p" >/dev/null 2>&1 || brew install "$p"
   done
-}
-
-# Boost >= 1.81: Debian 12 names it libboost1.81-dev; newer releases ship a
-# newer default libboost-dev.
-boost_pkg() {
-  if apt-cache show libboost1.81-dev >/dev/null 2>&1; then
-    echo libboost1.81-dev
-  else
-    echo libboost-dev
-  fi
 }
 
 install_apt() {
@@ -65,19 +55,12 @@ install_apt() {
   for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
   done
-  # The boost package name needs the package lists; look it up only when
-  # no suitable Boost is installed yet.
-  if ! dpkg-query -W -f='${Status}' libboost1.81-dev 2>/dev/null | grep -q "install ok installed" &&
-     ! dpkg-query -W -f='${Status}' libboost-dev 2>/dev/null | grep -q "install ok installed"; then
-    missing="$missing BOOST"
-  fi
   if [ -z "$missing" ]; then
     echo "install-deps.sh: all dependencies already installed"
     return 0
   fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  missing=$(echo "$missing" | sed "s/BOOST/$(boost_pkg)/")
   # libclang-rt-dev is the virtual name on newer releases; Debian 12 has -14.
   if echo "$missing" | grep -q libclang-rt-dev && ! apt-cache show libclang-rt-dev >/dev/null 2>&1; then
     missing=$(echo "$missing" | sed 's/libclang-rt-dev/libclang-rt-14-dev/')
