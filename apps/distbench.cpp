@@ -26,17 +26,23 @@ bench::Options to_options(const Flags& f, bench::Options o) {
   if (o.factor <= 1.0)
     throw rt::Error(rt::ErrorCode::invalid_argument, "-f/--stepfactor: must be above 1");
   if (!rt::parse_dtype(f.dtype, o.dtype))
-    throw rt::Error(rt::ErrorCode::invalid_argument, "-d/--datatype: unknown type '" + f.dtype + "'");
+    throw rt::Error(rt::ErrorCode::invalid_argument,
+                    "-d/--datatype: unknown type '" + f.dtype + "'");
   if (!rt::parse_reduce_op(f.op, o.op))
-    throw rt::Error(rt::ErrorCode::invalid_argument, "-o/--op: unknown op '" + f.op + "'; use sum, prod, max or min");
+    throw rt::Error(rt::ErrorCode::invalid_argument,
+                    "-o/--op: unknown op '" + f.op + "'; use sum, prod, max or min");
   o.check = f.check != 0;
   o.tests.clear();
-  std::stringstream list(f.tests == "all" ? "all_reduce,all_gather,reduce_scatter,broadcast,sendrecv,barrier" : f.tests);
+  std::stringstream list(f.tests == "all"
+                             ? "all_reduce,all_gather,reduce_scatter,broadcast,sendrecv,barrier"
+                             : f.tests);
   for (std::string name; std::getline(list, name, ',');) {
     bench::Test t;
     if (!bench::parse_test(name, t))
-      throw rt::Error(rt::ErrorCode::invalid_argument, "-t/--test: unknown test '" + name +
-                      "'; use all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, barrier or all");
+      throw rt::Error(
+          rt::ErrorCode::invalid_argument,
+          "-t/--test: unknown test '" + name +
+              "'; use all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, barrier or all");
     o.tests.push_back(t);
   }
   return o;
@@ -45,23 +51,36 @@ bench::Options to_options(const Flags& f, bench::Options o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"distbench: collective benchmarks (nccl-tests conventions) over the distkit runtime.\n"
-               "Run one process per rank under distlaunch, or --threads N on one machine."};
+  CLI::App app{
+      "distbench: collective benchmarks (nccl-tests conventions) over the distkit runtime.\n"
+      "Run one process per rank under distlaunch, or --threads N on one machine."};
   app.set_version_flag("--version", std::string("distbench ") + distkit::kVersion);
   Flags f;
   bench::Options o;
-  app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)")->capture_default_str();
+  app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)")
+      ->capture_default_str();
   app.add_option("-e,--maxbytes", f.e, "largest size")->capture_default_str();
-  app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows")->capture_default_str();
-  app.add_option("-n,--iters", o.iters, "timed iterations per size")->capture_default_str()->check(CLI::NonNegativeNumber);
-  app.add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations")->capture_default_str()->check(CLI::NonNegativeNumber);
-  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column")->capture_default_str();
-  app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)")->capture_default_str();
+  app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows")
+      ->capture_default_str();
+  app.add_option("-n,--iters", o.iters, "timed iterations per size")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column")
+      ->capture_default_str();
+  app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)")
+      ->capture_default_str();
   app.add_option("-o,--op", f.op, "reduction: sum, prod, max, min")->capture_default_str();
   app.add_option("-r,--root", o.root, "broadcast root")->capture_default_str();
-  app.add_option("-t,--test", f.tests, "comma list of all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, barrier, or all")->capture_default_str();
+  app.add_option("-t,--test", f.tests,
+                 "comma list of all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, "
+                 "barrier, or all")
+      ->capture_default_str();
   app.add_flag("--json", o.json, "one JSON document instead of the table");
-  app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")->check(CLI::Range(1, 64));
+  app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")
+      ->check(CLI::Range(1, 64));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -41,8 +41,8 @@ void run_new(const std::string& algo, const Ctx& ctx, float* p, size_t count) {
   opts.setAlgorithm(algo == "new_ring" ? gloo::AllreduceOptions::Algorithm::RING
                                        : gloo::AllreduceOptions::Algorithm::BCUBE);
   opts.setOutput(p, count);
-  opts.setReduceFunction(static_cast<void (*)(void*, const void*, const void*, size_t)>(
-      &gloo::sum<float>));
+  opts.setReduceFunction(
+      static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
   gloo::allreduce(opts);
 }
 
@@ -50,7 +50,9 @@ void run_new(const std::string& algo, const Ctx& ctx, float* p, size_t count) {
 
 int main(int argc, char** argv) {
   if (argc != 11) {
-    std::fprintf(stderr, "usage: allreduce_gloo RANK SIZE ADDR STORE_DIR ALGO MINBYTES MAXBYTES FACTOR ITERS WARMUP\n");
+    std::fprintf(stderr,
+                 "usage: allreduce_gloo RANK SIZE ADDR STORE_DIR ALGO MINBYTES MAXBYTES FACTOR "
+                 "ITERS WARMUP\n");
     return 2;
   }
   int rank = std::atoi(argv[1]), size = std::atoi(argv[2]);
@@ -80,7 +82,9 @@ int main(int argc, char** argv) {
     barrier.run();
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < iters; ++i) once();
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / iters;
+    double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        iters;
     double algbw = static_cast<double>(bytes) / us / 1e3;
     if (rank == 0)
       std::printf("%zu %.2f %.3f %.3f\n", bytes, us, algbw, algbw * 2.0 * (size - 1) / size);

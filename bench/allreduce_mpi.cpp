@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
       MPI_Allreduce(MPI_IN_PLACE, buf.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     double us = (MPI_Wtime() - t0) * 1e6 / iters;
     double algbw = static_cast<double>(bytes) / us / 1e3;
-    if (rank == 0) std::printf("%zu %.2f %.3f %.3f\n", bytes, us, algbw, algbw * 2.0 * (size - 1) / size);
+    if (rank == 0)
+      std::printf("%zu %.2f %.3f %.3f\n", bytes, us, algbw, algbw * 2.0 * (size - 1) / size);
     std::fflush(stdout);
   }
   MPI_Finalize();

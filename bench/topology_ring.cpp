@@ -19,7 +19,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-CountMatrix empty(int n) { return CountMatrix(size_t(n), std::vector<int>(size_t(n), 0)); }
+CountMatrix empty(int n) {
+  return CountMatrix(size_t(n), std::vector<int>(size_t(n), 0));
+}
 void link(CountMatrix& c, int i, int j, int k = 1) {
   if (i != j) c[size_t(i)][size_t(j)] = c[size_t(j)][size_t(i)] = k;
 }
@@ -145,7 +147,8 @@ int main() {
     double naive = ms_since(t0);
     std::string naive_s = timed_out ? ">" + std::to_string(int(budget_ms)) : std::to_string(naive);
     char speed[32];
-    std::snprintf(speed, sizeof speed, "%s%.0fx", timed_out ? ">" : "", naive / std::max(exact, 1e-6));
+    std::snprintf(speed, sizeof speed, "%s%.0fx", timed_out ? ">" : "",
+                  naive / std::max(exact, 1e-6));
     std::printf(" %6d  %-12s %6s %6d %12.4f %12s %10s\n", n, cs.name.c_str(), r ? "yes" : "no",
                 r ? r->width : 0, exact, naive_s.substr(0, 10).c_str(), speed);
     if (!timed_out && (r.has_value() != nw.has_value() || (r && r->width != *nw))) {

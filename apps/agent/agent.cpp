@@ -76,8 +76,8 @@ bool read_timing(const distkit::agent_frames::Pairs& p, long& heartbeat, long& i
       return false;
     }
   // A wrapper's own watchdog must speak before the agent gives up.
-  if (heartbeat < 1 || static_cast<double>(idle) <=
-                           static_cast<double>(heartbeat) + distkit::kStartFrameMargin) {
+  if (heartbeat < 1 ||
+      static_cast<double>(idle) <= static_cast<double>(heartbeat) + distkit::kStartFrameMargin) {
     why = "idle_limit " + std::to_string(idle) + " s is not past heartbeat_limit " +
           std::to_string(heartbeat) + " s and a wrapper's margins";
     return false;

@@ -27,8 +27,8 @@
 namespace distkit_agent {
 namespace {
 
-using distkit::agent_frames::Pairs;
 using distkit::agent_frames::pair_value;
+using distkit::agent_frames::Pairs;
 
 // `argv`'s first line of output (stdout, and stderr too when `with_stderr`:
 // python 2 printed its version there), run in `cwd`; nothing when it
@@ -125,8 +125,8 @@ void system_facts(Pairs& out, double deadline) {
   if (uname(&u) != 0) return;
   out.emplace_back("system", std::string(u.sysname) + " " + u.machine);
   auto product = first_line({"sw_vers", "-productVersion"}, "", false, deadline);
-  auto build = product ? first_line({"sw_vers", "-buildVersion"}, "", false, deadline)
-                       : std::nullopt;
+  auto build =
+      product ? first_line({"sw_vers", "-buildVersion"}, "", false, deadline) : std::nullopt;
   if (product && build)
     out.emplace_back("os", "macOS " + *product + " (" + *build + ") " + u.machine);
   else
@@ -189,9 +189,9 @@ Pairs run_checks(const Pairs& request) {
   if (!python.empty()) {
     if (auto v = first_line({python, "--version"}, run_dir, true, deadline))
       out.emplace_back("python", *v);
-    if (auto v = first_line(
-            {python, "-c", "import importlib.metadata as m; print(m.version(\"mlx\"))"}, run_dir,
-            false, deadline))
+    if (auto v =
+            first_line({python, "-c", "import importlib.metadata as m; print(m.version(\"mlx\"))"},
+                       run_dir, false, deadline))
       out.emplace_back("mlx", *v);
   }
   std::string busy = busy_ports(pair_value(request, "ports"));

@@ -34,11 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // The input as every section of one host.
   pr::Capture all;
-  for (const char* s : {"uname", "sw_vers", "system_profiler_SPThunderboltDataType",
-                        "networksetup_listallhardwareports", "ibv_devices", "ibv_devinfo",
-                        "rdma_ctl_status", "ifconfig", "ip_addr", "route_to_launcher",
-                        "ssh_connection", "ipconfig_getifaddr_en0", "infiniband_sysfs",
-                        "thunderbolt_sysfs", "python3_version", "mlx_version"})
+  for (const char* s :
+       {"uname", "sw_vers", "system_profiler_SPThunderboltDataType",
+        "networksetup_listallhardwareports", "ibv_devices", "ibv_devinfo", "rdma_ctl_status",
+        "ifconfig", "ip_addr", "route_to_launcher", "ssh_connection", "ipconfig_getifaddr_en0",
+        "infiniband_sysfs", "thunderbolt_sysfs", "python3_version", "mlx_version"})
     all.sections[s] = {std::string(in), 0};
   auto h = pr::build_host_info("fuzz", all);
   (void)h.management_address();

@@ -34,8 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   distkit::ssh::detail::KnownHosts kh(lib.session, {});
   kh.add_lines(text);
-  for (const auto& [host, port] : {std::pair<const char*, int>{"a", 22}, {"10.0.0.1", 22},
-                                   {"10.0.0.1", 2222}, {"host1", 22}, {"gpu3.lan", 2201}}) {
+  for (const auto& [host, port] : {std::pair<const char*, int>{"a", 22},
+                                   {"10.0.0.1", 22},
+                                   {"10.0.0.1", 2222},
+                                   {"host1", 22},
+                                   {"gpu3.lan", 2201}}) {
     std::string methods = kh.method_preference(host, port);
     auto list = distkit::split(methods, ',');
     require(list.size() == 7);  // 5 key types, RSA with three signature algorithms

@@ -70,7 +70,9 @@ namespace {
   }
 }
 
-[[maybe_unused]] void rdma_ctl_fuzz(std::string_view in) { (void)pr::parse_rdma_ctl_status(in); }
+[[maybe_unused]] void rdma_ctl_fuzz(std::string_view in) {
+  (void)pr::parse_rdma_ctl_status(in);
+}
 
 [[maybe_unused]] void system_fuzz(std::string_view in) {
   for (auto* parse : {&pr::parse_sw_vers, &pr::parse_os_release}) {

@@ -5,5 +5,7 @@
 #include <string_view>
 
 namespace distkit::embedded::probes {
-std::optional<std::string_view> find(std::string_view) { return std::nullopt; }
+std::optional<std::string_view> find(std::string_view) {
+  return std::nullopt;
+}
 }  // namespace distkit::embedded::probes

@@ -24,15 +24,16 @@ std::string render(const std::vector<std::vector<Endpoint>>& ranks) {
     for (size_t i = 0; i < eps.size(); ++i) {
       const std::string& h = eps[i].host;  // brackets as the reader strips them
       bool wrap = h.find(':') != std::string::npos || (h.front() == '[' && h.back() == ']');
-      out += (i ? ",\"" : "\"") + (wrap ? "[" + h + "]" : h) + ":" +
-             std::to_string(eps[i].port) + "\"";
+      out += (i ? ",\"" : "\"") + (wrap ? "[" + h + "]" : h) + ":" + std::to_string(eps[i].port) +
+             "\"";
     }
     out += "]";
   }
   return out + "]";
 }
 
-bool same(const std::vector<std::vector<Endpoint>>& a, const std::vector<std::vector<Endpoint>>& b) {
+bool same(const std::vector<std::vector<Endpoint>>& a,
+          const std::vector<std::vector<Endpoint>>& b) {
   if (a.size() != b.size()) return false;
   for (size_t r = 0; r < a.size(); ++r) {
     if (a[r].size() != b[r].size()) return false;

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view main = in.substr(0, nul);
   for (size_t pos = nul; pos != std::string_view::npos;) {
     size_t next = in.find('\0', pos + 1);
-    std::string_view body = in.substr(pos + 1, next == std::string_view::npos ? next : next - pos - 1);
+    std::string_view body =
+        in.substr(pos + 1, next == std::string_view::npos ? next : next - pos - 1);
     files.emplace_back("/home/f/.ssh/inc" + std::to_string(files.size() + 1), std::string(body));
     pos = next;
   }

@@ -21,7 +21,8 @@ namespace pr = distkit::probe;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   size_t nul = in.find('\0');
-  std::string_view a = in.substr(0, nul), b = nul == std::string_view::npos ? in : in.substr(nul + 1);
+  std::string_view a = in.substr(0, nul),
+                   b = nul == std::string_view::npos ? in : in.substr(nul + 1);
   std::vector<pr::HostInfo> hosts;
   for (auto [name, sp] : {std::pair{"x", a}, std::pair{"y", b}, std::pair{"z", a}}) {
     pr::Capture c;

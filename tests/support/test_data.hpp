@@ -10,7 +10,9 @@
 
 namespace distkit::test {
 
-inline std::filesystem::path data_dir() { return DISTKIT_TEST_DATA_DIR; }
+inline std::filesystem::path data_dir() {
+  return DISTKIT_TEST_DATA_DIR;
+}
 
 inline std::string read_data(const std::filesystem::path& rel) {
   std::ifstream in(data_dir() / rel, std::ios::binary);

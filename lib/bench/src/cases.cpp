@@ -8,7 +8,9 @@
 namespace distkit::bench {
 
 namespace {
-size_t elem(const Options& o) { return rt::dtype_size(o.dtype); }
+size_t elem(const Options& o) {
+  return rt::dtype_size(o.dtype);
+}
 }  // namespace
 
 size_t Case::per_rank(size_t bytes) const {
@@ -24,15 +26,20 @@ size_t Case::count(size_t bytes) const {
   return c;
 }
 
-size_t Case::reported_bytes(size_t bytes) const { return count(bytes) * elem(o_); }
+size_t Case::reported_bytes(size_t bytes) const {
+  return count(bytes) * elem(o_);
+}
 
 double Case::busbw_factor() const {
   double n = g_.size();
   switch (t_) {
-    case Test::all_reduce: return 2 * (n - 1) / n;
+    case Test::all_reduce:
+      return 2 * (n - 1) / n;
     case Test::all_gather:
-    case Test::reduce_scatter: return (n - 1) / n;
-    default: return 1;
+    case Test::reduce_scatter:
+      return (n - 1) / n;
+    default:
+      return 1;
   }
 }
 
@@ -45,10 +52,13 @@ void Case::prepare(Buffers& b, size_t bytes) const {
   b.out.assign(out_elems * e, 0);
   for (size_t i = 0; i < in_elems; ++i) {
     if (t_ == Test::all_reduce || t_ == Test::reduce_scatter) {
-      if (o_.dtype == rt::DType::boolean) store(o_.dtype, b.in.data(), i, bool_input(r, i));
-      else store(o_.dtype, b.in.data(), i, reduce_input(o_.op, r, i));
+      if (o_.dtype == rt::DType::boolean)
+        store(o_.dtype, b.in.data(), i, bool_input(r, i));
+      else
+        store(o_.dtype, b.in.data(), i, reduce_input(o_.op, r, i));
     } else {
-      store(o_.dtype, b.in.data(), i, pattern(t_ == Test::broadcast ? (r == o_.root ? 0 : r + 1) : r, i));
+      store(o_.dtype, b.in.data(), i,
+            pattern(t_ == Test::broadcast ? (r == o_.root ? 0 : r + 1) : r, i));
     }
   }
   if (t_ == Test::all_gather)  // in-place input: our block of the output
@@ -62,7 +72,8 @@ void Case::run(Buffers& b, size_t bytes, bool in_place) const {
   unsigned char* out = b.out.data();
   switch (t_) {
     case Test::all_reduce:
-      return in_place ? g_.all_reduce(in, c, o_.dtype, o_.op) : g_.all_reduce(in, out, c, o_.dtype, o_.op);
+      return in_place ? g_.all_reduce(in, c, o_.dtype, o_.op)
+                      : g_.all_reduce(in, out, c, o_.dtype, o_.op);
     case Test::all_gather:
       if (in_place) return g_.all_gather(out + r * c * e, out, c, o_.dtype);
       return g_.all_gather(in, out, c, o_.dtype);
@@ -85,7 +96,8 @@ void Case::run(Buffers& b, size_t bytes, bool in_place) const {
       }
       return;
     }
-    case Test::barrier: return g_.barrier();
+    case Test::barrier:
+      return g_.barrier();
   }
 }
 
@@ -109,16 +121,19 @@ size_t Case::wrong(const Buffers& b, size_t bytes, bool in_place) const {
       break;
     }
     case Test::all_gather:
-      for (size_t k = 0; k < c * n; ++k) bad += !equals(o_.dtype, res, k, pattern(static_cast<int>(k / c), k % c));
+      for (size_t k = 0; k < c * n; ++k)
+        bad += !equals(o_.dtype, res, k, pattern(static_cast<int>(k / c), k % c));
       break;
     case Test::broadcast:
       for (size_t i = 0; i < c; ++i) bad += !equals(o_.dtype, res, i, pattern(0, i));
       break;
     case Test::sendrecv:
       if ((r ^ 1) < g_.size())
-        for (size_t i = 0; i < c; ++i) bad += !equals(o_.dtype, b.out.data(), i, pattern(r & ~1, i));
+        for (size_t i = 0; i < c; ++i)
+          bad += !equals(o_.dtype, b.out.data(), i, pattern(r & ~1, i));
       break;
-    case Test::barrier: break;
+    case Test::barrier:
+      break;
   }
   return bad;
 }

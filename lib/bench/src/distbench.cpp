@@ -47,15 +47,16 @@ std::vector<RankInfo> gather_ranks(rt::Group& g) {
   return info;
 }
 
-Cell measure(const Options& o, rt::Group& g, const Case& c, Buffers& b, size_t bytes,
-             bool in_place, Test t) {
+Cell measure(const Options& o, rt::Group& g, const Case& c, Buffers& b, size_t bytes, bool in_place,
+             Test t) {
   Cell cell;
   cell.present = true;
   if (o.check) {
     c.prepare(b, bytes);
     c.run(b, bytes, in_place);
-    if (o.tamper) o.tamper(g, in_place && t != Test::all_gather ? b.in.data() : b.out.data(),
-                           in_place && t != Test::all_gather ? b.in.size() : b.out.size());
+    if (o.tamper)
+      o.tamper(g, in_place && t != Test::all_gather ? b.in.data() : b.out.data(),
+               in_place && t != Test::all_gather ? b.in.size() : b.out.size());
     auto w = static_cast<int64_t>(c.wrong(b, bytes, in_place));
     g.all_reduce(&w, 1, rt::DType::int64, rt::ReduceOp::sum);
     cell.wrong = w;
@@ -65,8 +66,9 @@ Cell measure(const Options& o, rt::Group& g, const Case& c, Buffers& b, size_t b
   g.barrier();
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < o.iters; ++i) c.run(b, bytes, in_place);
-  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
-              std::max(o.iters, 1);
+  double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+      std::max(o.iters, 1);
   if (t == Test::sendrecv) us /= 2;  // ping-pong: one-way time
   g.all_reduce(&us, 1, rt::DType::float64, rt::ReduceOp::max);
   cell.time_us = us;
@@ -78,7 +80,9 @@ Cell measure(const Options& o, rt::Group& g, const Case& c, Buffers& b, size_t b
 
 }  // namespace
 
-const char* test_name(Test t) { return kNames[static_cast<size_t>(t)]; }
+const char* test_name(Test t) {
+  return kNames[static_cast<size_t>(t)];
+}
 
 bool parse_test(const std::string& name, Test& out) {
   for (size_t i = 0; i < std::size(kNames); ++i)

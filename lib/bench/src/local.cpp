@@ -41,10 +41,20 @@ size_t parse_size(const std::string& text, const std::string& flag) {
   int shift = 0;
   if (digits > 0 && i + 1 == text.size()) {
     switch (text[i]) {
-      case 'K': case 'k': shift = 10; break;
-      case 'M': case 'm': shift = 20; break;
-      case 'G': case 'g': shift = 30; break;
-      default: shift = -1;
+      case 'K':
+      case 'k':
+        shift = 10;
+        break;
+      case 'M':
+      case 'm':
+        shift = 20;
+        break;
+      case 'G':
+      case 'g':
+        shift = 30;
+        break;
+      default:
+        shift = -1;
     }
     ++i;
   }

@@ -12,14 +12,19 @@ int64_t reduce_input(rt::ReduceOp op, int r, size_t i) {
   return (r + 1) * static_cast<int64_t>(i % 3 + 1);
 }
 
-bool bool_input(int r, size_t i) { return (static_cast<size_t>(r) + i) % 3 == 0; }
+bool bool_input(int r, size_t i) {
+  return (static_cast<size_t>(r) + i) % 3 == 0;
+}
 
 int64_t reduce_expected(rt::ReduceOp op, int n, size_t i) {
   int64_t base = static_cast<int64_t>(i % 3 + 1);
   switch (op) {
-    case rt::ReduceOp::sum: return base * n * (n + 1) / 2;
-    case rt::ReduceOp::max: return base * n;
-    case rt::ReduceOp::min: return base;
+    case rt::ReduceOp::sum:
+      return base * n * (n + 1) / 2;
+    case rt::ReduceOp::max:
+      return base * n;
+    case rt::ReduceOp::min:
+      return base;
     case rt::ReduceOp::prod: {
       int64_t p = 1;
       for (int r = 0; r < n; ++r) p *= reduce_input(op, r, i);
@@ -38,25 +43,53 @@ bool bool_expected(rt::ReduceOp op, int n, size_t i) {
   return op == rt::ReduceOp::sum || op == rt::ReduceOp::max ? any : all;
 }
 
-int64_t pattern(int r, size_t i) { return static_cast<int64_t>((static_cast<size_t>(r) * 131 + i) % 97); }
+int64_t pattern(int r, size_t i) {
+  return static_cast<int64_t>((static_cast<size_t>(r) * 131 + i) % 97);
+}
 
 void store(rt::DType t, void* base, size_t i, int64_t v) {
   auto* p = static_cast<unsigned char*>(base) + i * rt::dtype_size(t);
   auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
   switch (t) {
-    case rt::DType::boolean: put(static_cast<uint8_t>(v != 0)); break;
-    case rt::DType::int8: put(static_cast<int8_t>(v)); break;
-    case rt::DType::int16: put(static_cast<int16_t>(v)); break;
-    case rt::DType::int32: put(static_cast<int32_t>(v)); break;
-    case rt::DType::int64: put(v); break;
-    case rt::DType::uint8: put(static_cast<uint8_t>(v)); break;
-    case rt::DType::uint16: put(static_cast<uint16_t>(v)); break;
-    case rt::DType::uint32: put(static_cast<uint32_t>(v)); break;
-    case rt::DType::uint64: put(static_cast<uint64_t>(v)); break;
-    case rt::DType::float16: put(rt::float_to_half(static_cast<float>(v))); break;
-    case rt::DType::bfloat16: put(rt::float_to_bfloat(static_cast<float>(v))); break;
-    case rt::DType::float32: put(static_cast<float>(v)); break;
-    case rt::DType::float64: put(static_cast<double>(v)); break;
+    case rt::DType::boolean:
+      put(static_cast<uint8_t>(v != 0));
+      break;
+    case rt::DType::int8:
+      put(static_cast<int8_t>(v));
+      break;
+    case rt::DType::int16:
+      put(static_cast<int16_t>(v));
+      break;
+    case rt::DType::int32:
+      put(static_cast<int32_t>(v));
+      break;
+    case rt::DType::int64:
+      put(v);
+      break;
+    case rt::DType::uint8:
+      put(static_cast<uint8_t>(v));
+      break;
+    case rt::DType::uint16:
+      put(static_cast<uint16_t>(v));
+      break;
+    case rt::DType::uint32:
+      put(static_cast<uint32_t>(v));
+      break;
+    case rt::DType::uint64:
+      put(static_cast<uint64_t>(v));
+      break;
+    case rt::DType::float16:
+      put(rt::float_to_half(static_cast<float>(v)));
+      break;
+    case rt::DType::bfloat16:
+      put(rt::float_to_bfloat(static_cast<float>(v)));
+      break;
+    case rt::DType::float32:
+      put(static_cast<float>(v));
+      break;
+    case rt::DType::float64:
+      put(static_cast<double>(v));
+      break;
     case rt::DType::complex64: {
       float c[2] = {static_cast<float>(v), 2 * static_cast<float>(v)};
       std::memcpy(p, c, 8);

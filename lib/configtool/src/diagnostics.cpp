@@ -9,7 +9,9 @@ void warn(Services& s, const std::string& line) {
   s.err << colorize("distconfig: warning: ", Color::yellow, s.color) << line << "\n";
 }
 
-void note(Services& s, const std::string& line) { s.err << "distconfig: note: " << line << "\n"; }
+void note(Services& s, const std::string& line) {
+  s.err << "distconfig: note: " << line << "\n";
+}
 
 void problem(Services& s, const std::string& line) {
   s.err << colorize("distconfig: ", Color::red, s.color) << line << "\n";

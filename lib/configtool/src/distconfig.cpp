@@ -14,8 +14,8 @@
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
 #include "gather.hpp"
-#include "readiness.hpp"
 #include "netsetup_flow.hpp"
+#include "readiness.hpp"
 #include "thunderbolt_flow.hpp"
 
 namespace distkit::configtool {
@@ -54,10 +54,10 @@ void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf)
       warn(s, h.ssh + ": no management address found; its \"ips\" is empty");
   // Other launchers' formats carry names and slot counts only: the MLX
   // hostfile stays the one that holds addresses and RDMA devices.
-  std::string text = o.format == "mlx"
-                         ? hostfile::serialize(hf)
-                         : hostfile::export_hosts(
-                               hf.hosts, hostfile::parse_export_format(o.format, "--format"));
+  std::string text =
+      o.format == "mlx"
+          ? hostfile::serialize(hf)
+          : hostfile::export_hosts(hf.hosts, hostfile::parse_export_format(o.format, "--format"));
   if (o.output_hostfile) {
     write_file_atomic(*o.output_hostfile, text);
     verbose(o, s, "wrote " + o.output_hostfile->string());
@@ -69,7 +69,8 @@ void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf)
 int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
   // MLX accepts --auto-setup here and has nothing to set up: neither have we.
   if (o.auto_setup.value_or(false))
-    note(s, "--auto-setup: nothing to set up over Ethernet (the hosts' existing addresses are used)");
+    note(s,
+         "--auto-setup: nothing to set up over Ethernet (the hosts' existing addresses are used)");
   if (o.check) {
     auto t = topology::build_topology(infos);
     return readiness_report(o, s, infos, t, topology::analyze(t, infos));

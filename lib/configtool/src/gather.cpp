@@ -28,8 +28,7 @@ std::vector<std::optional<probe::Capture>> replay(const Options& o,
   for (const auto& h : hosts) {
     try {
       out.push_back(probe::load_capture(*o.from_probes, h));
-      if (!out.back())
-        failed.push_back({h, "no saved probe in " + o.from_probes->string()});
+      if (!out.back()) failed.push_back({h, "no saved probe in " + o.from_probes->string()});
     } catch (const Error& e) {
       out.emplace_back();
       failed.push_back({h, e.what()});
@@ -63,22 +62,30 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
   }
   auto results = probe::run_probes(conns.executors, hosts, kProbeTimeout,
                                    [&board](size_t i, const probe::ProbeResult& r) {
-                                     if (r.capture) board.set(i, HostState::done);
-                                     else board.set(i, HostState::failed, r.error);
+                                     if (r.capture)
+                                       board.set(i, HostState::done);
+                                     else
+                                       board.set(i, HostState::failed, r.error);
                                    });
   board.finish();
   std::vector<std::optional<probe::Capture>> out;
   for (auto& r : results) {
     bool connected = r.error != "not connected";
-    if (o.save_probes && connected && !r.raw.empty()) probe::save_capture(*o.save_probes, r.host, r.raw);
+    if (o.save_probes && connected && !r.raw.empty())
+      probe::save_capture(*o.save_probes, r.host, r.raw);
     if (!r.error.empty() && connected) {
-      if (r.capture) warn(s, r.host + ": " + r.error + "; using what the probe printed");
-      else failed.push_back({r.host, r.error});
+      if (r.capture)
+        warn(s, r.host + ": " + r.error + "; using what the probe printed");
+      else
+        failed.push_back({r.host, r.error});
     }
     out.push_back(std::move(r.capture));
   }
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
-  verbose(o, s, "probed " + std::to_string(hosts.size()) + " host(s) in " + std::to_string(ms.count()) + " ms");
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+  verbose(o, s,
+          "probed " + std::to_string(hosts.size()) + " host(s) in " + std::to_string(ms.count()) +
+              " ms");
   return out;
 }
 

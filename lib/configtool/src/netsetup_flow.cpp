@@ -47,17 +47,21 @@ netsetup::SetupOptions setup_options(const Options& o) {
 // not list the routing table).
 netsetup::HostNet from_capture(const probe::Capture& c) {
   netsetup::HostNet n;
-  if (const auto* sec = c.ok("ip_addr")) n.addresses = netsetup::parse_ip_addr_cidrs(sec->output);
-  else if (const auto* sec2 = c.ok("ifconfig")) n.addresses = netsetup::parse_ifconfig_cidrs(sec2->output);
+  if (const auto* sec = c.ok("ip_addr"))
+    n.addresses = netsetup::parse_ip_addr_cidrs(sec->output);
+  else if (const auto* sec2 = c.ok("ifconfig"))
+    n.addresses = netsetup::parse_ifconfig_cidrs(sec2->output);
   return n;
 }
 
 netsetup::HostNet from_state(const probe::Capture& c, Os os) {
   netsetup::HostNet n;
   if (const auto* a = c.ok("addrs"))
-    n.addresses = os == Os::macOS ? netsetup::parse_ifconfig_cidrs(a->output) : netsetup::parse_ip_addr_cidrs(a->output);
+    n.addresses = os == Os::macOS ? netsetup::parse_ifconfig_cidrs(a->output)
+                                  : netsetup::parse_ip_addr_cidrs(a->output);
   if (const auto* r = c.ok("routes"))
-    n.routes = os == Os::macOS ? netsetup::parse_netstat_routes(r->output) : netsetup::parse_ip_routes(r->output);
+    n.routes = os == Os::macOS ? netsetup::parse_netstat_routes(r->output)
+                               : netsetup::parse_ip_routes(r->output);
   if (const auto* st = c.ok("state")) n.records = netsetup::parse_state_records(st->output);
   return n;
 }
@@ -66,13 +70,14 @@ netsetup::HostNet from_state(const probe::Capture& c, Os os) {
 // (live on a TTY, lines under --verbose, else nothing).
 std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g,
                                              const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-                                             const std::vector<std::string>& scripts, const std::string& command,
-                                             const char* verb) {
+                                             const std::vector<std::string>& scripts,
+                                             const std::string& command, const char* verb) {
   std::vector<std::string> names;
   for (const auto& info : g.infos) names.push_back(info.host);
   ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
-  auto r = netsetup::run_scripts(ex, scripts, command,
-                                 std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout), &board);
+  auto r = netsetup::run_scripts(
+      ex, scripts, command, std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout),
+      &board);
   board.finish();
   return r;
 }
@@ -98,15 +103,19 @@ void emit_scripts(const Options& o, Services& s, const Gathered& g, const netset
   for (const auto& info : g.infos) {
     auto h = target(o, info);
     auto base = *o.emit_scripts / info.host;
-    write_file_atomic(base.string() + ".setup.sh", netsetup::setup_script(h, plan, setup_options(o)), 0755);
+    write_file_atomic(base.string() + ".setup.sh",
+                      netsetup::setup_script(h, plan, setup_options(o)), 0755);
     write_file_atomic(base.string() + ".teardown.sh", netsetup::teardown_script(h), 0755);
-    write_file_atomic(base.string() + ".verify.sh", netsetup::verify_script(h, plan, o.verify_port), 0755);
+    write_file_atomic(base.string() + ".verify.sh", netsetup::verify_script(h, plan, o.verify_port),
+                      0755);
   }
-  note(s, "wrote <host>.setup.sh, .teardown.sh and .verify.sh for " + std::to_string(g.infos.size()) +
-              " host(s) in " + o.emit_scripts->string() + " (run as root: sudo sh <host>.setup.sh)");
+  note(s, "wrote <host>.setup.sh, .teardown.sh and .verify.sh for " +
+              std::to_string(g.infos.size()) + " host(s) in " + o.emit_scripts->string() +
+              " (run as root: sudo sh <host>.setup.sh)");
 }
 
-void print_commands(const Options& o, Services& s, const probe::HostInfo& info, const netsetup::Plan& plan) {
+void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
+                    const netsetup::Plan& plan) {
   s.err << title_block("Setup for " + info.host)
         << netsetup::setup_commands(target(o, info), plan, setup_options(o)) << "\n";
 }
@@ -119,10 +128,17 @@ void report_steps(Services& s, const netsetup::HostOutcome& r, const char* actio
     return;
   }
   int changed = r.count("changed"), failed = r.count("failed");
-  if (failed) s.err << "distconfig: " << r.host << ": " << action << " failed (" << failed << " step(s) failed, " << changed << " changed)\n";
-  else if (changed == 0 && std::string(action) == "teardown") note(s, r.host + ": nothing left to undo");
-  else if (changed == 0) note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) + " step(s) already done)");
-  else note(s, r.host + ": " + std::to_string(changed) + (std::string(action) == "teardown" ? " change(s) undone" : " change(s) made"));
+  if (failed)
+    s.err << "distconfig: " << r.host << ": " << action << " failed (" << failed
+          << " step(s) failed, " << changed << " changed)\n";
+  else if (changed == 0 && std::string(action) == "teardown")
+    note(s, r.host + ": nothing left to undo");
+  else if (changed == 0)
+    note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) +
+                " step(s) already done)");
+  else
+    note(s, r.host + ": " + std::to_string(changed) +
+                (std::string(action) == "teardown" ? " change(s) undone" : " change(s) made"));
 }
 
 nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {
@@ -130,7 +146,10 @@ nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {
   for (const auto& r : rs) {
     auto steps = nlohmann::json::array();
     for (const auto& st : r.steps) steps.push_back({{"verdict", st.verdict}, {"what", st.what}});
-    arr.push_back({{"host", r.host}, {"ok", r.ok()}, {"error", r.error}, {"changed", r.count("changed")},
+    arr.push_back({{"host", r.host},
+                   {"ok", r.ok()},
+                   {"error", r.error},
+                   {"changed", r.count("changed")},
                    {"steps", steps}});
   }
   return arr;
@@ -149,11 +168,13 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
       if (plan) print_commands(o, s, g.infos[i], *plan);
     }
   }
-  auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(), plan ? "setting up" : "tearing down");
+  auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(),
+                              plan ? "setting up" : "tearing down");
   for (size_t i = 0; i < g.infos.size(); ++i) {
     if (!ex[i]) {
       netsetup::HostOutcome r{g.infos[i].host, {}, {}};
-      r.error = "no passwordless sudo; run " + std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
+      r.error = "no passwordless sudo; run " +
+                std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
                 " on it by hand, or allow passwordless sudo";
       out.push_back(r);
       continue;
@@ -164,7 +185,8 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
 }
 
 // The peer end of `me`'s cable, for naming a hop.
-std::string peer_name(const netsetup::Plan& plan, const std::string& host, const std::string& iface) {
+std::string peer_name(const netsetup::Plan& plan, const std::string& host,
+                      const std::string& iface) {
   for (const auto& l : plan.links) {
     if (l.cable.a == netsetup::Endpoint{host, iface}) return l.cable.b.str();
     if (l.cable.b == netsetup::Endpoint{host, iface}) return l.cable.a.str();
@@ -179,7 +201,8 @@ struct VerifyResult {
 
 VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
   std::vector<std::string> scripts;
-  for (const auto& info : g.infos) scripts.push_back(netsetup::verify_script(target(o, info), plan, o.verify_port));
+  for (const auto& info : g.infos)
+    scripts.push_back(netsetup::verify_script(target(o, info), plan, o.verify_port));
   auto results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s", "verifying");
   VerifyResult vr;
   int& failed = vr.failed;
@@ -193,21 +216,28 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
       continue;
     }
     for (const auto& n : v.not_listening)
-      note(s, "verify: " + v.host + " could not listen on " + n + " (peers' checks reach whatever listens there, or fail)");
+      note(s, "verify: " + v.host + " could not listen on " + n +
+                  " (peers' checks reach whatever listens there, or fail)");
     for (const auto& l : v.links) {
       ++total;
-      std::string hop = v.host + ":" + l.iface + " -> " + peer_name(plan, v.host, l.iface) + " (" + l.peer + ") port " +
-                        std::to_string(o.verify_port);
+      std::string hop = v.host + ":" + l.iface + " -> " + peer_name(plan, v.host, l.iface) + " (" +
+                        l.peer + ") port " + std::to_string(o.verify_port);
       std::string cause = netsetup::likely_cause(l, o.verify_port);
       bool good = cause.empty();
-      if (good) note(s, "verify: " + hop + ": ok over " + l.route_iface);
+      if (good)
+        note(s, "verify: " + hop + ": ok over " + l.route_iface);
       else {
         ++failed;
         problem(s, "verify: " + hop + ": FAILED: " + cause);
       }
-      vr.links.push_back({{"host", v.host}, {"iface", l.iface}, {"peer", peer_name(plan, v.host, l.iface)},
-                          {"peer_address", l.peer}, {"route_iface", l.route_iface}, {"ok", good},
-                          {"detail", l.detail}, {"cause", cause}});
+      vr.links.push_back({{"host", v.host},
+                          {"iface", l.iface},
+                          {"peer", peer_name(plan, v.host, l.iface)},
+                          {"peer_address", l.peer},
+                          {"route_iface", l.route_iface},
+                          {"ok", good},
+                          {"detail", l.detail},
+                          {"cause", cause}});
     }
   }
   if (!failed) note(s, "verify: all " + std::to_string(total) + " link check(s) passed");
@@ -216,19 +246,28 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
 
 void verify_failed(const VerifyResult& v) {
   if (v.failed)
-    throw RemoteError("verify", std::to_string(v.failed) + " of " + std::to_string(v.total) + " link check(s) failed",
-                      "see the hops named above");
+    throw RemoteError(
+        "verify",
+        std::to_string(v.failed) + " of " + std::to_string(v.total) + " link check(s) failed",
+        "see the hops named above");
 }
 
 void print_json(Services& s, const std::string& action, const netsetup::Plan* plan,
                 const nlohmann::json& hosts, const nlohmann::json& links, bool ok) {
-  nlohmann::json j{{"schema", "distkit.netsetup/1"}, {"action", action}, {"ok", ok}, {"hosts", hosts}, {"links", links}};
+  nlohmann::json j{{"schema", "distkit.netsetup/1"},
+                   {"action", action},
+                   {"ok", ok},
+                   {"hosts", hosts},
+                   {"links", links}};
   if (plan) {
     j["subnet"] = plan->subnet.str();
     auto cables = nlohmann::json::array();
     for (const auto& l : plan->links)
-      cables.push_back({{"a", l.cable.a.str()}, {"b", l.cable.b.str()}, {"network", l.net.str()},
-                        {"a_address", l.addr_a}, {"b_address", l.addr_b}});
+      cables.push_back({{"a", l.cable.a.str()},
+                        {"b", l.cable.b.str()},
+                        {"network", l.net.str()},
+                        {"a_address", l.addr_a},
+                        {"b_address", l.addr_b}});
     j["plan"] = cables;
     j["skipped"] = plan->skips;
   }
@@ -244,25 +283,32 @@ bool wants_live_netsetup(const Options& o) {
 void check_netsetup_flags(const Options& o) {
   if (!o.subnet.empty()) netsetup::parse_subnet(o.subnet, "--subnet");
   if (o.over == "ethernet" && (o.links || o.verify || o.teardown || o.persist || o.emit_scripts))
-    throw UsageError(o.links ? "--links" : "--over ethernet", "network setup is for point-to-point cables",
+    throw UsageError(o.links ? "--links" : "--over ethernet",
+                     "network setup is for point-to-point cables",
                      "use --over thunderbolt (the default) with --links for named interfaces");
   if (o.teardown && (o.auto_setup.value_or(false) || o.verify || o.persist))
     throw UsageError("--teardown", "cannot be combined with --auto-setup, --verify or --persist",
                      "run the teardown on its own");
   if (o.persist && !o.auto_setup.value_or(false) && !o.emit_scripts)
-    throw UsageError("--persist", "only applies with --auto-setup or --emit-scripts", "add --auto-setup");
+    throw UsageError("--persist", "only applies with --auto-setup or --emit-scripts",
+                     "add --auto-setup");
   if (o.verify_port < 1 || o.verify_port > 65535)
-    throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port", "use 1..65535");
+    throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port",
+                     "use 1..65535");
   if (o.from_probes && wants_live_netsetup(o))
-    throw UsageError(o.teardown ? "--teardown" : o.verify && !o.auto_setup.value_or(false) ? "--verify" : "--auto-setup",
+    throw UsageError(o.teardown                                  ? "--teardown"
+                     : o.verify && !o.auto_setup.value_or(false) ? "--verify"
+                                                                 : "--auto-setup",
                      "needs the hosts themselves, not saved probes", "drop --from-probes");
   if (o.json && o.auto_setup.value_or(false) && !o.output_hostfile)
     throw UsageError("--json", "the report and the hostfile would both go to stdout",
                      "add --output-hostfile FILE");
-  if (o.links) netsetup::parse_links(read_file(*o.links), o.links->string());  // fail before probing
+  if (o.links)
+    netsetup::parse_links(read_file(*o.links), o.links->string());  // fail before probing
 }
 
-topology::Topology links_topology(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos) {
+topology::Topology links_topology(const Options& o, Services& s,
+                                  const std::vector<probe::HostInfo>& infos) {
   std::string src = o.links->string();
   auto cables = netsetup::parse_links(read_file(*o.links), src);
   netsetup::check_link_hosts(cables, resolve_hosts(o), src);
@@ -273,13 +319,16 @@ topology::Topology links_topology(const Options& o, Services& s, const std::vect
   for (const auto& c : cables) {
     bool both = std::find(names.begin(), names.end(), c.a.host) != names.end() &&
                 std::find(names.begin(), names.end(), c.b.host) != names.end();
-    if (both) kept.push_back(c);
-    else warn(s, "leaving out the cable " + c.a.str() + " " + c.b.str() + " (a host is unreachable)");
+    if (both)
+      kept.push_back(c);
+    else
+      warn(s, "leaving out the cable " + c.a.str() + " " + c.b.str() + " (a host is unreachable)");
   }
   return netsetup::topology_from_cables(names, kept);
 }
 
-netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const topology::Topology& t) {
+netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
+                            const topology::Topology& t) {
   std::map<std::string, netsetup::HostNet> nets;
   bool query = wants_live_netsetup(o) && live(g);
   std::vector<ssh::CommandResult> results;
@@ -288,7 +337,8 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const to
     std::vector<std::string> scripts;
     for (const auto& info : g.infos) scripts.push_back(netsetup::state_script(target(o, info)));
     std::string b = probe::make_boundary();
-    results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s -- " + shell_quote(b), "reading addresses");
+    results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
+                           "reading addresses");
   }
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& info = g.infos[i];
@@ -296,7 +346,8 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const to
     if (!query) continue;
     try {
       if (!results[i].exit.error.empty()) throw RemoteError(info.host, results[i].exit.error);
-      nets[info.host] = from_state(probe::parse_capture(results[i].out, info.host), target(o, info).os);
+      nets[info.host] =
+          from_state(probe::parse_capture(results[i].out, info.host), target(o, info).os);
     } catch (const Error& e) {
       warn(s, info.host + ": could not read its addresses and routes (" + std::string(e.what()) +
                   "); planning with the probe's addresses only");
@@ -310,14 +361,16 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const to
 int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
   emit_scripts(o, s, g, plan);
   if (!o.auto_setup.value_or(false)) {
-    note(s, "the hostfile assumes these point-to-point addresses; run on each host "
-            "(or use --auto-setup):");
+    note(s,
+         "the hostfile assumes these point-to-point addresses; run on each host "
+         "(or use --auto-setup):");
     for (const auto& info : g.infos) print_commands(o, s, info, plan);
     return 0;
   }
   require_live(o, g, "--auto-setup");
   std::vector<std::string> scripts;
-  for (const auto& info : g.infos) scripts.push_back(netsetup::setup_script(target(o, info), plan, setup_options(o)));
+  for (const auto& info : g.infos)
+    scripts.push_back(netsetup::setup_script(target(o, info), plan, setup_options(o)));
   auto outcomes = run_as_root(o, s, g, scripts, &plan);
   bool ok = true;
   for (const auto& r : outcomes) {
@@ -329,8 +382,10 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
   int bad_hosts = 0;
   for (const auto& r : outcomes) bad_hosts += !r.ok();
   if (bad_hosts)
-    throw RemoteError("setup", std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
-                      "fix what is named above and run again (setup is safe to repeat)");
+    throw RemoteError(
+        "setup",
+        std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
+        "fix what is named above and run again (setup is safe to repeat)");
   verify_failed(v);
   return 0;
 }
@@ -357,8 +412,10 @@ int network_teardown(const Options& o, Services& s, Gathered& g) {
   int bad_hosts = 0;
   for (const auto& r : outcomes) bad_hosts += !r.ok();
   if (bad_hosts)
-    throw RemoteError("teardown", std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
-                      "fix what is named above and run --teardown again");
+    throw RemoteError(
+        "teardown",
+        std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
+        "fix what is named above and run --teardown again");
   return 0;
 }
 

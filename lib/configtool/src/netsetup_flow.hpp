@@ -22,13 +22,15 @@ void check_netsetup_flags(const Options& o);
 // The topology from --links (hosts declared by hand) over the probed
 // hosts; cables of hosts left out by --ignore-unreachable are dropped with
 // a warning. Throws UsageError for a bad file or a host not in the list.
-topology::Topology links_topology(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos);
+topology::Topology links_topology(const Options& o, Services& s,
+                                  const std::vector<probe::HostInfo>& infos);
 
 // The plan for `t`'s cables. With live hosts and a setup/verify action,
 // each host's current addresses, routes and setup records are read first
 // (one round trip, no root); otherwise the probe's addresses are used.
 // Skipped ranges are noted on stderr.
-netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g, const topology::Topology& t);
+netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
+                            const topology::Topology& t);
 
 // Prints (and with --emit-scripts writes) the per-host setup, or runs it
 // with --auto-setup and then verifies. Each host's outcome is reported on

@@ -38,10 +38,15 @@ Row make_row(const probe::HostInfo& h, const topology::Host& th) {
   for (const auto& p : th.ports) linked += !p.peer_uuids.empty();
   r.ports = std::to_string(linked) + "/" + std::to_string(th.ports.size()) + " cabled";
   if (!h.has_thunderbolt)  // Linux: what /sys/bus/thunderbolt lists, if anything
-    r.ports = h.linux_thunderbolt.empty() ? "-" : std::to_string(h.linux_thunderbolt.size()) + " usb4 dev";
+    r.ports = h.linux_thunderbolt.empty()
+                  ? "-"
+                  : std::to_string(h.linux_thunderbolt.size()) + " usb4 dev";
   r.rdma = rdma_state(h);
-  r.bridge = !h.bridge0 ? "-" : (h.bridge0->status.empty() ? "present" : h.bridge0->status) +
-                                    (h.bridge0->members.empty() ? "" : " [" + join(h.bridge0->members, ",") + "]");
+  r.bridge =
+      !h.bridge0
+          ? "-"
+          : (h.bridge0->status.empty() ? "present" : h.bridge0->status) +
+                (h.bridge0->members.empty() ? "" : " [" + join(h.bridge0->members, ",") + "]");
   r.sudo = !h.passwordless_sudo ? "?" : (*h.passwordless_sudo ? "yes" : "no");
   r.python = h.python_version.empty() ? "-" : h.python_version;
   r.mlx = h.mlx_version.empty() ? "-" : h.mlx_version;
@@ -51,7 +56,8 @@ Row make_row(const probe::HostInfo& h, const topology::Host& th) {
 std::vector<std::string> drift_warnings(const std::vector<probe::HostInfo>& infos) {
   std::map<std::string, std::vector<std::string>> builds, mlx;
   for (const auto& h : infos) {
-    if (h.macos && !h.os.build.empty()) builds[h.os.version + " (" + h.os.build + ")"].push_back(h.host);
+    if (h.macos && !h.os.build.empty())
+      builds[h.os.version + " (" + h.os.build + ")"].push_back(h.host);
     if (!h.mlx_version.empty()) mlx[h.mlx_version].push_back(h.host);
   }
   std::vector<std::string> out;
@@ -61,7 +67,8 @@ std::vector<std::string> drift_warnings(const std::vector<probe::HostInfo>& info
     return join(parts, "; ");
   };
   if (builds.size() > 1)
-    out.push_back("macOS builds differ (" + describe(builds) + "); RDMA peers should run the same build");
+    out.push_back("macOS builds differ (" + describe(builds) +
+                  "); RDMA peers should run the same build");
   if (mlx.size() > 1) out.push_back("mlx versions differ (" + describe(mlx) + ")");
   return out;
 }
@@ -90,8 +97,10 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
   for (size_t i = 0; i < infos.size(); ++i) rows.push_back(make_row(infos[i], t.hosts[i]));
   auto warnings = drift_warnings(infos);
   std::vector<std::pair<std::string, std::string>> verdicts{
-      {"ring", ring_verdict(t, a)}, {"jaccl", jaccl_verdict(t, a)},
-      {"jaccl-ring", jaccl_ring_verdict(t, a)}, {"ethernet", ""}};
+      {"ring", ring_verdict(t, a)},
+      {"jaccl", jaccl_verdict(t, a)},
+      {"jaccl-ring", jaccl_ring_verdict(t, a)},
+      {"ethernet", ""}};
   bool ok = false;
   std::string wanted = o.backend.value_or(o.over == "ethernet" ? "ethernet" : "");
   for (const auto& [name, why] : verdicts)
@@ -102,24 +111,37 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
     j["hosts"] = json::array();
     for (size_t i = 0; i < infos.size(); ++i) {
       const auto& h = infos[i];
-      j["hosts"].push_back({{"ssh", h.host}, {"os", h.os.name}, {"version", h.os.version},
-                            {"build", h.os.build}, {"kernel", h.uname.kernel}, {"model", rows[i].model},
+      j["hosts"].push_back({{"ssh", h.host},
+                            {"os", h.os.name},
+                            {"version", h.os.version},
+                            {"build", h.os.build},
+                            {"kernel", h.uname.kernel},
+                            {"model", rows[i].model},
                             {"management_address", h.management_address()},
                             {"thunderbolt_ports", t.hosts[i].ports.size()},
-                            {"rdma_devices", h.rdma_devices.size()}, {"rdma", rows[i].rdma},
+                            {"rdma_devices", h.rdma_devices.size()},
+                            {"rdma", rows[i].rdma},
                             {"linux_thunderbolt_devices", h.linux_thunderbolt.size()},
-                            {"bridge0", rows[i].bridge}, {"sudo", rows[i].sudo},
-                            {"python", h.python_version}, {"mlx", h.mlx_version}});
+                            {"bridge0", rows[i].bridge},
+                            {"sudo", rows[i].sudo},
+                            {"python", h.python_version},
+                            {"mlx", h.mlx_version}});
     }
     j["links"] = json::array();
     for (const auto& l : t.links)
-      j["links"].push_back({{"a", t.hosts[size_t(l.a)].name}, {"a_iface", t.iface(l.a, l)},
-                            {"b", t.hosts[size_t(l.b)].name}, {"b_iface", t.iface(l.b, l)},
-                            {"gbps", l.gbps}, {"tb5", l.tb5()}, {"symmetric", l.symmetric()},
-                            {"a_rdma_port", infos[size_t(l.a)].rdma_port_state("rdma_" + t.iface(l.a, l))},
-                            {"b_rdma_port", infos[size_t(l.b)].rdma_port_state("rdma_" + t.iface(l.b, l))}});
+      j["links"].push_back(
+          {{"a", t.hosts[size_t(l.a)].name},
+           {"a_iface", t.iface(l.a, l)},
+           {"b", t.hosts[size_t(l.b)].name},
+           {"b_iface", t.iface(l.b, l)},
+           {"gbps", l.gbps},
+           {"tb5", l.tb5()},
+           {"symmetric", l.symmetric()},
+           {"a_rdma_port", infos[size_t(l.a)].rdma_port_state("rdma_" + t.iface(l.a, l))},
+           {"b_rdma_port", infos[size_t(l.b)].rdma_port_state("rdma_" + t.iface(l.b, l))}});
     j["warnings"] = warnings;
-    for (const auto& [name, why] : verdicts) j["verdicts"][name] = {{"ok", why.empty()}, {"reason", why}};
+    for (const auto& [name, why] : verdicts)
+      j["verdicts"][name] = {{"ok", why.empty()}, {"reason", why}};
     j["ready"] = ok;
     s.out << j.dump(4) << "\n";
     return ok ? 0 : 1;

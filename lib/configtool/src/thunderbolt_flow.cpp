@@ -16,7 +16,8 @@ using topology::Topology;
 void warn_topology(Services& s, const Topology& t, const std::vector<probe::HostInfo>& infos) {
   for (size_t i = 0; i < infos.size(); ++i) {
     if (!infos[i].has_thunderbolt)
-      warn(s, infos[i].host + ": no Thunderbolt information (not a Mac?); use --over ethernet for it");
+      warn(s,
+           infos[i].host + ": no Thunderbolt information (not a Mac?); use --over ethernet for it");
     for (const auto& r : t.hosts[i].unmapped_receptacles)
       warn(s, infos[i].host + ": receptacle " + r + " has no \"Thunderbolt " + r +
                   "\" port in networksetup; its cable cannot carry IP or RDMA");
@@ -26,7 +27,8 @@ void warn_topology(Services& s, const Topology& t, const std::vector<probe::Host
       warn(s, "asymmetric link " + topology::describe_link(t, int(l)) + ": only " +
                   t.hosts[size_t(t.links[l].a)].name + " lists it (a dock or hub in the path?)");
   for (const auto& e : t.external)
-    warn(s, t.hosts[size_t(e.host)].name + " " + t.hosts[size_t(e.host)].ports[size_t(e.port)].label() +
+    warn(s, t.hosts[size_t(e.host)].name + " " +
+                t.hosts[size_t(e.host)].ports[size_t(e.port)].label() +
                 ": cabled to a Mac that is not in the host list");
 }
 
@@ -39,14 +41,17 @@ std::string rdma_reason(const Topology& t, const topology::RdmaReadiness& r) {
     why.push_back(t.hosts[size_t(g.host)].name + " lacks " + join(g.missing_devices, ", "));
   for (int l : r.tb4_links)
     why.push_back(topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
-  for (int l : r.unmapped_links) why.push_back(topology::describe_link(t, l) + ": no interface name");
+  for (int l : r.unmapped_links)
+    why.push_back(topology::describe_link(t, l) + ": no interface name");
   for (const auto& q : r.over_limit)
-    why.push_back(q + " (at most " + std::to_string(topology::kMaxQueuePairsPerDevice) + " per device)");
+    why.push_back(q + " (at most " + std::to_string(topology::kMaxQueuePairsPerDevice) +
+                  " per device)");
   return join(why, "; ");
 }
 
 void report_rdma(Services& s, const Topology& t, const topology::RdmaReadiness& r) {
-  for (int l : r.tb4_links) problem(s, topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
+  for (int l : r.tb4_links)
+    problem(s, topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
   for (int l : r.unmapped_links)
     problem(s, topology::describe_link(t, l) + ": an end has no interface name (networksetup)");
   for (const auto& q : r.over_limit)
@@ -67,7 +72,8 @@ void report_no_ring(Services& s, const Topology& t) {
     std::vector<std::string> free;
     for (const auto* p : t.free_ports(int(i))) free.push_back(p->label());
     problem(s, t.hosts[i].name + " is cabled to " + std::to_string(peers) +
-                   " host(s), a ring needs 2; free ports: " + (free.empty() ? "none" : join(free, ", ")));
+                   " host(s), a ring needs 2; free ports: " +
+                   (free.empty() ? "none" : join(free, ", ")));
   }
   auto partial = topology::longest_partial_rings(t.count);
   for (const auto& r : partial) {
@@ -85,8 +91,9 @@ void report_no_ring(Services& s, const Topology& t) {
 Choice require_jaccl(Services& s, const Topology& t, const Analysis& a) {
   if (!a.mesh()) {
     report_no_mesh(s, t, a);
-    fail("jaccl", "the hosts are not a full mesh (" + std::to_string(a.missing.size()) +
-                      " pair(s) without a cable)",
+    fail("jaccl",
+         "the hosts are not a full mesh (" + std::to_string(a.missing.size()) +
+             " pair(s) without a cable)",
          "add the cables listed above, or use --backend ring or jaccl-ring");
   }
   if (!a.mesh_rdma.ready()) {
@@ -99,8 +106,9 @@ Choice require_jaccl(Services& s, const Topology& t, const Analysis& a) {
 
 Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std::string& name) {
   if (!a.ring && a.ring_search_gave_up)
-    fail(name, "the ring search gave up on this irregular cabling (" + std::to_string(t.hosts.size()) +
-                   " hosts) without an answer",
+    fail(name,
+         "the ring search gave up on this irregular cabling (" + std::to_string(t.hosts.size()) +
+             " hosts) without an answer",
          "cable the hosts as a ring (each host to the next) or use --backend jaccl");
   if (!a.ring) {
     report_no_ring(s, t);
@@ -121,7 +129,8 @@ std::string ring_verdict(const Topology& t, const Analysis& a) {
 
 std::string jaccl_verdict(const Topology& t, const Analysis& a) {
   if (t.hosts.size() < 2) return "needs at least 2 hosts";
-  if (!a.mesh()) return "not a full mesh (" + std::to_string(a.missing.size()) + " pair(s) without a cable)";
+  if (!a.mesh())
+    return "not a full mesh (" + std::to_string(a.missing.size()) + " pair(s) without a cable)";
   return rdma_reason(t, a.mesh_rdma);
 }
 
@@ -130,7 +139,9 @@ std::string jaccl_ring_verdict(const Topology& t, const Analysis& a) {
   return rdma_reason(t, a.ring_rdma);
 }
 
-Choice pick_ring(Services& s, const Topology& t, const Analysis& a) { return require_ring(s, t, a, "ring"); }
+Choice pick_ring(Services& s, const Topology& t, const Analysis& a) {
+  return require_ring(s, t, a, "ring");
+}
 
 Choice pick_backend(const Options& o, Services& s, const Topology& t, const Analysis& a) {
   if (o.backend == "jaccl") return require_jaccl(s, t, a);
@@ -148,7 +159,8 @@ Choice pick_backend(const Options& o, Services& s, const Topology& t, const Anal
   if (c == Choice::none) {
     report_no_mesh(s, t, a);
     report_no_ring(s, t);
-    fail("thunderbolt", "neither a full mesh nor a ring through all " + std::to_string(t.hosts.size()) + " hosts",
+    fail("thunderbolt",
+         "neither a full mesh nor a ring through all " + std::to_string(t.hosts.size()) + " hosts",
          "add the cables listed above; run with --dot to see the cabling");
   }
   if (c == Choice::ring) {
@@ -164,10 +176,14 @@ hostfile::Hostfile thunderbolt_hostfile(Choice c, const Topology& t, const Analy
                                         const std::vector<std::string>& envs,
                                         const std::vector<topology::LinkAddresses>& addresses) {
   switch (c) {
-    case Choice::jaccl: return topology::jaccl_hostfile(t, infos, envs);
-    case Choice::jaccl_ring: return topology::jaccl_ring_hostfile(t, infos, *a.ring, envs);
-    case Choice::ring: return topology::ring_hostfile(t, addresses, *a.ring, envs);
-    case Choice::none: break;
+    case Choice::jaccl:
+      return topology::jaccl_hostfile(t, infos, envs);
+    case Choice::jaccl_ring:
+      return topology::jaccl_ring_hostfile(t, infos, *a.ring, envs);
+    case Choice::ring:
+      return topology::ring_hostfile(t, addresses, *a.ring, envs);
+    case Choice::none:
+      break;
   }
   throw std::logic_error("thunderbolt_hostfile: no backend");
 }

@@ -246,8 +246,8 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
     // A login shell's chatter before it is passed over, within bounds.
     locator_out_.append(bytes);
     std::size_t pos = 0;
-    for (std::size_t nl; phase_ == Phase::locate && (nl = locator_out_.find('\n', pos)) !=
-                                                        std::string::npos;
+    for (std::size_t nl;
+         phase_ == Phase::locate && (nl = locator_out_.find('\n', pos)) != std::string::npos;
          pos = nl + 1)
       on_locator_line(std::string_view(locator_out_).substr(pos, nl - pos));
     std::string rest = locator_out_.substr(pos);

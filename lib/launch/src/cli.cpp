@@ -57,10 +57,12 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
   app.add_flag("--no-stdin", o.no_stdin,
                "Do not read stdin (ranks see EOF; use when running in the background)");
-  app.add_option_function<double>("--grace", [&o](double s) { o.grace = seconds_to_ms(s); },
-                                   "Seconds between SIGTERM and SIGKILL (default 3)");
-  app.add_option_function<double>("--timeout", [&o](double s) { o.timeout = seconds_to_ms(s); },
-                                   "Stop the job after this many seconds");
+  app.add_option_function<double>(
+      "--grace", [&o](double s) { o.grace = seconds_to_ms(s); },
+      "Seconds between SIGTERM and SIGKILL (default 3)");
+  app.add_option_function<double>(
+      "--timeout", [&o](double s) { o.timeout = seconds_to_ms(s); },
+      "Stop the job after this many seconds");
   app.add_option_function<double>(
       "--exit-window", [&o](double s) { o.exit_window = seconds_to_ms(s); },
       "Seconds the other ranks get after one exits 0 (default 60, 0 = forever)");
@@ -75,8 +77,9 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
                  "distkit-agent (the host agent) installed on the hosts: a path, or none "
                  "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "
                  "else, and with none, distlaunch copies its own)");
-  app.add_flag_function("--no-preflight", [&o](std::int64_t) { o.preflight = false; },
-                        "Skip the checks before the start");
+  app.add_flag_function(
+      "--no-preflight", [&o](std::int64_t) { o.preflight = false; },
+      "Skip the checks before the start");
 }
 
 }  // namespace distkit::launch

@@ -38,8 +38,8 @@ std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& opti
 int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
             const LaunchOptions& options) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/distlaunch-mpi-" + plan.job_id +
-                     ".hosts";
+  std::string path =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/distlaunch-mpi-" + plan.job_id + ".hosts";
   write_file_atomic(path, hostfile::export_hosts(ranks, hostfile::ExportFormat::openmpi), 0600);
   auto argv = mpirun_argv(plan, options, path);
   std::vector<char*> cargv;

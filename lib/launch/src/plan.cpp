@@ -18,8 +18,7 @@ namespace {
 bool valid_env_key(std::string_view key) {
   if (key.empty()) return false;
   for (char c : key)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-          c == '_'))
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
       return false;
   return true;
 }
@@ -150,9 +149,9 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
 
 void check_options(const LaunchOptions& o) {
   if (o.command.empty())
-    throw UsageError("command", "no command given", "put it after --, e.g. distlaunch -n 2 -- hostname");
-  if (o.connections_per_ip < 1)
-    throw UsageError("--connections-per-ip", "must be at least 1", "");
+    throw UsageError("command", "no command given",
+                     "put it after --, e.g. distlaunch -n 2 -- hostname");
+  if (o.connections_per_ip < 1) throw UsageError("--connections-per-ip", "must be at least 1", "");
   if (o.starting_port < 1 || o.starting_port > 65535)
     throw UsageError("--starting-port", "must be between 1 and 65535", "");
   if (o.nccl_port < 1 || o.nccl_port > 65535)

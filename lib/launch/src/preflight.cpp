@@ -80,8 +80,8 @@ std::string agent_problem(const std::string& host, const HostAnswer& a, bool run
     return host + ": " + o.agent + " did not start as a host agent of protocol " +
            std::to_string(kAgentProtocol) + " (" +
            (o.protocol < 0 ? "" : "it ended before answering the checks, ") + "exit " +
-           std::to_string(o.exit.shell_status()) +
-           (o.err.empty() ? "" : ": " + o.err) + "); " + agent_remedy();
+           std::to_string(o.exit.shell_status()) + (o.err.empty() ? "" : ": " + o.err) + "); " +
+           agent_remedy();
   if (a.copy == "other-system")
     return host + ": no distkit-agent there, and it runs " + o.system + ", this distlaunch " +
            a.own_system + ", so distlaunch's own cannot run there; install distkit on " + host +
@@ -103,14 +103,10 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
   const AgentOpening& o = a.opening;
   auto fact = [&](const char* key) { return agent_frames::pair_value(o.facts, key); };
   HostFacts& facts = report.hosts[host];
-  facts = {fact("os"),
-           fact("python"),
-           fact("mlx"),
-           fact("git"),
-           o.agent,
-           o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
-           a.copied,
-           o.answered};
+  facts = {fact("os"),  fact("python"),
+           fact("mlx"), fact("git"),
+           o.agent,     o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
+           a.copied,    o.answered};
   if (!o.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + o.exit.error + "); check the host");
     return;
@@ -214,59 +210,58 @@ PreflightReport run_preflight(const Plan& plan,
                         {{"candidates", words}, {"protocol", kAgentProtocolFlag}},
                         TemplateMode::shell);
   };
-  const std::string first =
-      locator(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
+  const std::string first = locator(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<HostAnswer>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
     auto request = check_request(plan, plan.hosts[i], want_commit, heartbeat_limit);
-    results.push_back(std::async(std::launch::async, [agent = agents[i], ex = executors[i], request,
-                                                      &first, &locator, &cached, timeout, copy,
-                                                      bytes] {
-      auto round = [&](const std::string& script) {
-        auto done = agent->start_with_preflight(script, request);
-        if (done.wait_for(timeout) == std::future_status::ready) return done.get();
-        agent->abort_agent();  // no agent then, even if it answered meanwhile
-        auto r = done.get();
-        r.answered = false;
-        r.exit = {};
-        r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
-        return r;
-      };
-      HostAnswer a;
-      a.opening = round(first);
-      const AgentOpening& o = a.opening;
-      if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
-      // None there: copy ours where it can run, then locate it again.
-      if (!copy) return a.copy = "none", a;
-      a.own_system = copy->system;
-      if (o.system != copy->system) return a.copy = "other-system", a;
-      ssh::RunOptions ro;
-      ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
-      try {
-        ro.stdin_data = bytes->get();
-      } catch (const std::exception& e) {
-        return a.copy = std::string("failed: ") + e.what(), a;
-      }
-      auto up = ex->run(
-          render_named("launch_agent_copy.sh",
-                       {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
-                       TemplateMode::shell),
-          ro);
-      if (!up.exit.ok()) {
-        // What the host said (mkdir's or cat's complaint) names the cause.
-        std::string why = up.exit.error;
-        if (why.empty()) {
-          why = "status " + std::to_string(up.exit.shell_status());
-          auto said = split_lines(up.err);
-          if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
-        }
-        return a.copy = "failed (" + why + ")", a;
-      }
-      a.opening = round(locator(cached));
-      a.copied = true;
-      return a;
-    }));
+    results.push_back(
+        std::async(std::launch::async, [agent = agents[i], ex = executors[i], request, &first,
+                                        &locator, &cached, timeout, copy, bytes] {
+          auto round = [&](const std::string& script) {
+            auto done = agent->start_with_preflight(script, request);
+            if (done.wait_for(timeout) == std::future_status::ready) return done.get();
+            agent->abort_agent();  // no agent then, even if it answered meanwhile
+            auto r = done.get();
+            r.answered = false;
+            r.exit = {};
+            r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
+            return r;
+          };
+          HostAnswer a;
+          a.opening = round(first);
+          const AgentOpening& o = a.opening;
+          if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
+          // None there: copy ours where it can run, then locate it again.
+          if (!copy) return a.copy = "none", a;
+          a.own_system = copy->system;
+          if (o.system != copy->system) return a.copy = "other-system", a;
+          ssh::RunOptions ro;
+          ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
+          try {
+            ro.stdin_data = bytes->get();
+          } catch (const std::exception& e) {
+            return a.copy = std::string("failed: ") + e.what(), a;
+          }
+          auto up = ex->run(
+              render_named("launch_agent_copy.sh",
+                           {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
+                           TemplateMode::shell),
+              ro);
+          if (!up.exit.ok()) {
+            // What the host said (mkdir's or cat's complaint) names the cause.
+            std::string why = up.exit.error;
+            if (why.empty()) {
+              why = "status " + std::to_string(up.exit.shell_status());
+              auto said = split_lines(up.err);
+              if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
+            }
+            return a.copy = "failed (" + why + ")", a;
+          }
+          a.opening = round(locator(cached));
+          a.copied = true;
+          return a;
+        }));
   }
   PreflightReport report;
   for (size_t i = 0; i < executors.size(); ++i) {

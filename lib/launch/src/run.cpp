@@ -34,9 +34,10 @@ namespace {
 // stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
 // read EOF at once, so they get /dev/null themselves and no stdin FIFO.
 bool is_null_device(int fd) {
-  struct stat in {}, null {};
-  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 &&
-         S_ISCHR(in.st_mode) && in.st_rdev == null.st_rdev;
+  struct stat in {
+  }, null{};
+  return fd >= 0 && fstat(fd, &in) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(in.st_mode) &&
+         in.st_rdev == null.st_rdev;
 }
 
 struct Hosts {
@@ -133,10 +134,8 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
 
 // One executor per rank (ranks of a host share it). Prints every host that
 // failed (after the board is gone) and throws when any did.
-std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
-                                                          const LaunchOptions& o,
-                                                          const Services& s,
-                                                          ProgressBoard& board,
+std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, const LaunchOptions& o,
+                                                          const Services& s, ProgressBoard& board,
                                                           const DebugLog& log) {
   ssh::ConnectOptions co;
   co.ssh_config = o.ssh_config;
@@ -163,8 +162,9 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan,
     log.line(e.host, "not connected: " + e.message);
   }
   if (!conns.errors.empty())
-    throw RemoteError("hosts", std::to_string(conns.errors.size()) + " of " +
-                                   std::to_string(plan.hosts.size()) + " host(s) unreachable",
+    throw RemoteError("hosts",
+                      std::to_string(conns.errors.size()) + " of " +
+                          std::to_string(plan.hosts.size()) + " host(s) unreachable",
                       "fix them or leave them out");
   std::map<std::string, std::shared_ptr<ssh::Executor>> by_name;
   for (size_t i = 0; i < plan.hosts.size(); ++i) by_name[plan.hosts[i]] = conns.executors[i];
@@ -238,9 +238,9 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
     std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
   if (!report.failures.empty())
-    throw RemoteError("preflight", std::to_string(report.failures.size()) + " of " +
-                                       std::to_string(plan.hosts.size()) +
-                                       " host(s) failed during the checks",
+    throw RemoteError("preflight",
+                      std::to_string(report.failures.size()) + " of " +
+                          std::to_string(plan.hosts.size()) + " host(s) failed during the checks",
                       "check them, or leave them out");
   if (!report.agent_problems.empty())
     throw UsageError("preflight",
@@ -281,8 +281,7 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   auto log = o.debug_log ? std::make_unique<DebugLog>(*o.debug_log) : std::make_unique<DebugLog>();
   log->line("job", std::string("distlaunch ") + kVersion + ": " +
                        std::to_string(plan.ranks.size()) + " rank(s) on " +
-                       std::to_string(plan.hosts.size()) + " host(s): " +
-                       shell_join(plan.command));
+                       std::to_string(plan.hosts.size()) + " host(s): " + shell_join(plan.command));
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board, *log);
   auto agents = agent_clients(plan, executors, s.err);

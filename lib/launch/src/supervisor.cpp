@@ -69,7 +69,9 @@ class Job {
  public:
   Job(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
       const SuperviseOptions& o)
-      : plan_(plan), executors_(executors), o_(o),
+      : plan_(plan),
+        executors_(executors),
+        o_(o),
         sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir),
         policy_(rank_names(plan), policy_settings(o)) {
     int fds[2];
@@ -276,8 +278,8 @@ void Job::handle_exits() {
       const ssh::ExitInfo& e = r.result.exit;
       log(i, "ended (pid " + std::to_string(r.result.pid) + "): " +
                  (!e.error.empty() ? "lost its connection (" + e.error + ")"
-                  : e.signal      ? "killed by signal " + std::to_string(e.signal)
-                                  : "exit status " + std::to_string(e.exit_status)));
+                  : e.signal       ? "killed by signal " + std::to_string(e.signal)
+                                   : "exit status " + std::to_string(e.exit_status)));
     }
   }
   if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));

@@ -32,11 +32,15 @@ std::string rank_start_request(const Plan& plan, const RankSpec& rank,
 }
 
 namespace frame {
-std::string secret(std::string_view hex) { return "S " + std::string(hex) + "\n"; }
+std::string secret(std::string_view hex) {
+  return "S " + std::string(hex) + "\n";
+}
 std::string data(std::string_view bytes) {
   return "D " + std::to_string(bytes.size()) + "\n" + std::string(bytes);
 }
-std::string signal(std::string_view name) { return "G " + std::string(name) + "\n"; }
+std::string signal(std::string_view name) {
+  return "G " + std::string(name) + "\n";
+}
 }  // namespace frame
 
 }  // namespace distkit::launch

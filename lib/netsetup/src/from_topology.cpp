@@ -9,7 +9,8 @@ namespace distkit::netsetup {
 std::vector<Cable> cables_from_topology(const topology::Topology& t) {
   std::vector<Cable> out;
   for (const auto& l : t.links)
-    out.push_back({{t.hosts[size_t(l.a)].name, t.iface(l.a, l)}, {t.hosts[size_t(l.b)].name, t.iface(l.b, l)}});
+    out.push_back({{t.hosts[size_t(l.a)].name, t.iface(l.a, l)},
+                   {t.hosts[size_t(l.b)].name, t.iface(l.b, l)}});
   return out;
 }
 

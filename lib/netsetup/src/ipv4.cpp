@@ -33,7 +33,9 @@ std::string format_ipv4(uint32_t a) {
          std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
 }
 
-std::string Cidr::str() const { return format_ipv4(address) + "/" + std::to_string(prefix); }
+std::string Cidr::str() const {
+  return format_ipv4(address) + "/" + std::to_string(prefix);
+}
 
 std::optional<Cidr> parse_cidr(std::string_view t) {
   size_t slash = t.find('/');
@@ -69,8 +71,10 @@ std::optional<int> netmask_prefix(std::string_view m) {
   if (m.size() == 10 && m[0] == '0' && (m[1] == 'x' || m[1] == 'X')) {
     uint32_t v = 0;
     for (char c : m.substr(2)) {
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
       if (d < 0) return std::nullopt;
       v = (v << 4) | uint32_t(d);
     }
@@ -85,13 +89,15 @@ Cidr parse_subnet(std::string_view text, std::string_view flag) {
   const std::string t(text), f(flag);
   auto c = parse_cidr(text);
   if (!c || t.find('/') == std::string::npos)
-    throw UsageError(f, "\"" + t + "\" is not an IPv4 network", "write it as a.b.c.d/n, e.g. 10.213.0.0/16");
+    throw UsageError(f, "\"" + t + "\" is not an IPv4 network",
+                     "write it as a.b.c.d/n, e.g. 10.213.0.0/16");
   if (c->prefix < 8 || c->prefix > 30)
     throw UsageError(f, "/" + std::to_string(c->prefix) + " is outside /8../30",
                      "a /30 per cable needs a network of /30 or larger (and at most /8)");
   if (c->address != c->network())
-    throw UsageError(f, "\"" + t + "\" has host bits set",
-                     "did you mean " + format_ipv4(c->network()) + "/" + std::to_string(c->prefix) + "?");
+    throw UsageError(
+        f, "\"" + t + "\" has host bits set",
+        "did you mean " + format_ipv4(c->network()) + "/" + std::to_string(c->prefix) + "?");
   return *c;
 }
 

@@ -17,8 +17,8 @@ constexpr const char* kFormat = "write one cable per line as hostA:ifA hostB:ifB
 bool valid_host_name(std::string_view h) {
   if (h.empty() || h.size() > 253) return false;
   return std::all_of(h.begin(), h.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-' || c == '_' || c == '@' || c == ':' || c == '[' || c == ']';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_' || c == '@' || c == ':' || c == '[' || c == ']';
   });
 }
 
@@ -32,10 +32,12 @@ std::string printable(std::string_view s) {
 Endpoint parse_endpoint(const std::string& word, const std::string& where) {
   size_t colon = word.rfind(':');
   if (colon == std::string::npos)
-    throw UsageError(where, "\"" + printable(word) + "\" has no ':' between host and interface", kFormat);
+    throw UsageError(where, "\"" + printable(word) + "\" has no ':' between host and interface",
+                     kFormat);
   Endpoint e{word.substr(0, colon), word.substr(colon + 1)};
   if (!valid_host_name(e.host))
-    throw UsageError(where, "\"" + printable(word) + "\" has no valid host name before ':'", kFormat);
+    throw UsageError(where, "\"" + printable(word) + "\" has no valid host name before ':'",
+                     kFormat);
   if (!valid_iface_name(e.iface))
     throw UsageError(where, "\"" + printable(e.iface) + "\" is not an interface name",
                      "use 1 to 15 characters of letters, digits, '_', '.', '-'");
@@ -47,8 +49,8 @@ Endpoint parse_endpoint(const std::string& word, const std::string& where) {
 bool valid_iface_name(std::string_view n) {
   if (n.empty() || n.size() > 15 || n == "." || n == "..") return false;
   return std::all_of(n.begin(), n.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
   });
 }
 
@@ -72,13 +74,13 @@ std::vector<Cable> parse_links(std::string_view text, std::string_view source) {
     for (const Endpoint* e : {&c.a, &c.b}) {
       auto [it, fresh] = used.emplace(*e, line_no);
       if (!fresh)
-        throw UsageError(where, e->str() + " is already cabled on line " + std::to_string(it->second),
+        throw UsageError(where,
+                         e->str() + " is already cabled on line " + std::to_string(it->second),
                          "an interface carries one cable");
     }
     out.push_back(std::move(c));
   }
-  if (out.empty())
-    throw UsageError(std::string(source), "declares no cable", kFormat);
+  if (out.empty()) throw UsageError(std::string(source), "declares no cable", kFormat);
   return out;
 }
 

@@ -47,7 +47,8 @@ bool HostNet::ours(const RouteEntry& rt) const {
   for (const auto& r : records) {
     if (r.kind != "addr" || r.args.size() != 2 || r.args[0] != rt.iface) continue;
     auto c = parse_cidr(r.args[1]);
-    if (c && Cidr{c->network(), c->prefix}.contains(rt.dest.network()) && rt.dest.prefix >= c->prefix)
+    if (c && Cidr{c->network(), c->prefix}.contains(rt.dest.network()) &&
+        rt.dest.prefix >= c->prefix)
       return true;
   }
   return false;
@@ -104,7 +105,8 @@ std::vector<RouteEntry> parse_ip_routes(std::string_view text) {
         w[0] == "unreachable" || w[0] == "prohibit")
       i = 1;
     if (i >= w.size()) continue;
-    std::optional<Cidr> dest = w[i] == "default" ? std::optional<Cidr>(Cidr{0, 0}) : parse_cidr(w[i]);
+    std::optional<Cidr> dest =
+        w[i] == "default" ? std::optional<Cidr>(Cidr{0, 0}) : parse_cidr(w[i]);
     if (!dest) continue;
     RouteEntry r{"", *dest};
     for (size_t k = i + 1; k + 1 < w.size(); ++k)
@@ -140,8 +142,9 @@ std::vector<StateRecord> parse_state_records(std::string_view text) {
     auto w = split_words(line);
     if (w.empty()) continue;
     const std::string& k = w[0];
-    size_t want = k == "addr" || k == "route" || k == "bridgeout" ? 2
-                  : k == "bridgedown" || k == "linkup" || k == "persist" ? 1 : 0;
+    size_t want = k == "addr" || k == "route" || k == "bridgeout"        ? 2
+                  : k == "bridgedown" || k == "linkup" || k == "persist" ? 1
+                                                                         : 0;
     if (want == 0 || w.size() != want + 1) continue;
     out.push_back({k, std::vector<std::string>(w.begin() + 1, w.end())});
   }

@@ -22,7 +22,8 @@ std::string conflict(const Cidr& net, const std::map<std::string, HostNet>& host
         return name + " has " + a.cidr.str() + " on " + a.iface;
     for (const auto& r : h.routes)
       if (r.dest.prefix > 0 && r.dest.overlaps(net) && !h.ours(r))
-        return name + " routes " + format_ipv4(r.dest.network()) + "/" + std::to_string(r.dest.prefix) +
+        return name + " routes " + format_ipv4(r.dest.network()) + "/" +
+               std::to_string(r.dest.prefix) +
                (r.iface.empty() ? std::string() : " via " + r.iface);
   }
   return "";
@@ -45,9 +46,10 @@ Plan plan_addresses(const std::vector<Cable>& cables, const Cidr& subnet,
     Cidr net{};
     for (;;) {
       if (next >= slots)
-        throw UsageError("--subnet", subnet.str() + " has no free /30 left for " +
-                                         std::to_string(cables.size()) + " cable(s) (" +
-                                         std::to_string(plan.skips.size()) + " in use on the hosts)",
+        throw UsageError("--subnet",
+                         subnet.str() + " has no free /30 left for " +
+                             std::to_string(cables.size()) + " cable(s) (" +
+                             std::to_string(plan.skips.size()) + " in use on the hosts)",
                          "pick a larger or another --subnet");
       net = Cidr{subnet.network() + uint32_t(next * 4), 30};
       ++next;

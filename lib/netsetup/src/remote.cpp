@@ -5,11 +5,10 @@
 
 namespace distkit::netsetup {
 
-std::vector<ssh::CommandResult> run_scripts(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                                            const std::vector<std::string>& scripts,
-                                            const std::string& command,
-                                            std::chrono::milliseconds timeout,
-                                            ProgressBoard* board) {
+std::vector<ssh::CommandResult> run_scripts(
+    const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+    const std::vector<std::string>& scripts, const std::string& command,
+    std::chrono::milliseconds timeout, ProgressBoard* board) {
   std::vector<ssh::CommandResult> out(executors.size());
   std::vector<std::thread> threads;
   for (size_t i = 0; i < executors.size(); ++i) {
@@ -24,7 +23,8 @@ std::vector<ssh::CommandResult> run_scripts(const std::vector<std::shared_ptr<ss
       o.stdin_data = scripts[i];
       o.timeout = timeout;
       out[i] = executors[i]->run(command, o);
-      if (board) board->set(i, out[i].exit.ok() ? HostState::done : HostState::failed, out[i].exit.error);
+      if (board)
+        board->set(i, out[i].exit.ok() ? HostState::done : HostState::failed, out[i].exit.error);
     });
   }
   for (auto& t : threads) t.join();

@@ -12,13 +12,17 @@ namespace distkit::netsetup {
 
 namespace {
 
-const char* os_name(Os os) { return os == Os::macOS ? "macOS" : "Linux"; }
+const char* os_name(Os os) {
+  return os == Os::macOS ? "macOS" : "Linux";
+}
 
 const Endpoint& my_end(const LinkPlan& l, const std::string& host) {
   return l.cable.a.host == host ? l.cable.a : l.cable.b;
 }
 
-std::string prefix_str(const LinkPlan& l) { return std::to_string(l.net.prefix); }
+std::string prefix_str(const LinkPlan& l) {
+  return std::to_string(l.net.prefix);
+}
 
 // Links of `host` that have an interface name (an unmapped port cannot be
 // configured; topology warnings already name it).
@@ -40,13 +44,16 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
   std::string out = "state_ok || { failed \"use $STATE\"; ns_end; }\n";
   auto links = usable_links(plan, h.host);
   if (h.os == Os::macOS) {
-    if (o.bridge == BridgeMode::down) out += "ns_bridge_down bridge0\n";
+    if (o.bridge == BridgeMode::down)
+      out += "ns_bridge_down bridge0\n";
     else
-      for (const auto* l : links) out += "ns_bridge_out bridge0 " + shell_quote(my_end(*l, h.host).iface) + "\n";
+      for (const auto* l : links)
+        out += "ns_bridge_out bridge0 " + shell_quote(my_end(*l, h.host).iface) + "\n";
   }
   for (const auto* l : links) {
     const Endpoint& me = my_end(*l, h.host);
-    out += "# cable " + me.str() + " <-> " + (l->cable.a == me ? l->cable.b : l->cable.a).str() + "\n";
+    out +=
+        "# cable " + me.str() + " <-> " + (l->cable.a == me ? l->cable.b : l->cable.a).str() + "\n";
     if (h.os == Os::Linux) out += "ns_link_up " + shell_quote(me.iface) + "\n";
     std::vector<std::string> args{me.iface, l->address_of(me), prefix_str(*l)};
     if (h.os == Os::macOS) args.push_back(format_ipv4(l->net.mask()));
@@ -62,11 +69,12 @@ std::string persist_block(const HostTarget& h, const std::string& script_text) {
   std::string job_text = render_named(mac ? "netsetup_launchd.plist" : "netsetup_systemd.service",
                                       {{"script", script}}, TemplateMode::text);
   std::string enable =
-      mac ? "launchctl bootstrap system " + shell_quote(job) + " >/dev/null 2>&1 || launchctl load -w " +
-                shell_quote(job) + " >/dev/null 2>&1"
+      mac ? "launchctl bootstrap system " + shell_quote(job) +
+                " >/dev/null 2>&1 || launchctl load -w " + shell_quote(job) + " >/dev/null 2>&1"
           : "if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then "
             "systemctl daemon-reload; systemctl enable distkit-netsetup.service >/dev/null 2>&1; "
-            "else say \"note no systemd running here: the unit is written but nothing starts it at boot\"; fi";
+            "else say \"note no systemd running here: the unit is written but nothing starts it at "
+            "boot\"; fi";
   return render_named("netsetup_persist.sh",
                       {{"kind", mac ? "a launchd daemon" : "a systemd unit"},
                        {"script", script},
@@ -82,7 +90,8 @@ std::string command_line(Os os, const std::string& key, const TemplateFields& fi
                                                        : "netsetup_commands_linux.txt");
   for (std::string_view line : split_lines(all)) {
     size_t sp = line.find(' ');
-    if (line.substr(0, sp) == key) return render_template(line.substr(sp + 1), fields, TemplateMode::shell) + "\n";
+    if (line.substr(0, sp) == key)
+      return render_template(line.substr(sp + 1), fields, TemplateMode::shell) + "\n";
   }
   throw std::logic_error("netsetup: no command template for " + key);
 }
@@ -90,7 +99,8 @@ std::string command_line(Os os, const std::string& key, const TemplateFields& fi
 }  // namespace
 
 std::string state_file_for(Os os, const std::string& host, const std::string& pattern) {
-  if (pattern.empty()) return os == Os::macOS ? "/var/db/distkit/netsetup.state" : "/var/lib/distkit/netsetup.state";
+  if (pattern.empty())
+    return os == Os::macOS ? "/var/db/distkit/netsetup.state" : "/var/lib/distkit/netsetup.state";
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'h') {
@@ -118,9 +128,12 @@ std::string setup_script(const HostTarget& h, const Plan& plan, const SetupOptio
   return base + persist_block(h, base + "ns_end\n") + "ns_persist\nns_end\n";
 }
 
-std::string teardown_script(const HostTarget& h) { return header(h) + "ns_teardown\nns_end\n"; }
+std::string teardown_script(const HostTarget& h) {
+  return header(h) + "ns_teardown\nns_end\n";
+}
 
-std::string verify_script(const HostTarget& h, const Plan& plan, int port, int lifetime_s, int retry_s) {
+std::string verify_script(const HostTarget& h, const Plan& plan, int port, int lifetime_s,
+                          int retry_s) {
   auto links = usable_links(plan, h.host);
   std::vector<std::string> addrs;
   std::string checks;
@@ -149,10 +162,12 @@ std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOpt
   std::string out;
   auto links = usable_links(plan, h.host);
   if (h.os == Os::macOS) {
-    if (o.bridge == BridgeMode::down) out += command_line(h.os, "bridge_down", {{"bridge", "bridge0"}});
+    if (o.bridge == BridgeMode::down)
+      out += command_line(h.os, "bridge_down", {{"bridge", "bridge0"}});
     else
       for (const auto* l : links)
-        out += command_line(h.os, "bridge_out", {{"bridge", "bridge0"}, {"iface", my_end(*l, h.host).iface}});
+        out += command_line(h.os, "bridge_out",
+                            {{"bridge", "bridge0"}, {"iface", my_end(*l, h.host).iface}});
   }
   for (const auto* l : links) {
     const Endpoint& me = my_end(*l, h.host);
@@ -168,6 +183,8 @@ std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOpt
   return out;
 }
 
-std::string root_command() { return std::string(trim(template_text("netsetup_run.sh"))); }
+std::string root_command() {
+  return std::string(trim(template_text("netsetup_run.sh")));
+}
 
 }  // namespace distkit::netsetup

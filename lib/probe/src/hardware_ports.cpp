@@ -6,7 +6,9 @@
 namespace distkit::probe {
 
 namespace {
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 }  // namespace
 
 std::vector<HardwarePort> parse_hardware_ports(std::string_view text) {

@@ -17,13 +17,16 @@ void add_system(HostInfo& h, const Capture& c) {
   if (auto* s = c.ok("uname")) h.uname = parse_uname(s->output);
   h.hostname = first_line(c.ok("hostname"));
   h.hw_model = first_line(c.ok("hw_model"));
-  if (auto* s = c.ok("sw_vers")) h.os = parse_sw_vers(s->output);
-  else if (auto* r = c.ok("os_release")) h.os = parse_os_release(r->output);
+  if (auto* s = c.ok("sw_vers"))
+    h.os = parse_sw_vers(s->output);
+  else if (auto* r = c.ok("os_release"))
+    h.os = parse_os_release(r->output);
   h.macos = h.uname.kernel == "Darwin" || c.ok("sw_vers") ||
             c.find("system_profiler_SPThunderboltDataType");
   // 127: no sudo at all (unknown, not "asks for a password").
   if (auto* s = c.find("sudo"); s && s->status != 127) h.passwordless_sudo = s->status == 0;
-  h.python_version = parse_version_line(c.ok("python3_version") ? c.ok("python3_version")->output : "");
+  h.python_version =
+      parse_version_line(c.ok("python3_version") ? c.ok("python3_version")->output : "");
   h.mlx_version = parse_version_line(c.ok("mlx_version") ? c.ok("mlx_version")->output : "");
 }
 

@@ -51,10 +51,14 @@ std::vector<Interface> parse_ifconfig(std::string_view text) {
     }
     if (out.empty() || w.size() < 2) continue;
     Interface& cur = out.back();
-    if (w[0] == "inet") cur.ipv4.push_back(clean_address(w[1]));
-    else if (w[0] == "inet6") cur.ipv6.push_back(clean_address(w[1]));
-    else if (w[0] == "member:") cur.members.push_back(w[1]);
-    else if (w[0] == "status:") cur.status = w[1];
+    if (w[0] == "inet")
+      cur.ipv4.push_back(clean_address(w[1]));
+    else if (w[0] == "inet6")
+      cur.ipv6.push_back(clean_address(w[1]));
+    else if (w[0] == "member:")
+      cur.members.push_back(w[1]);
+    else if (w[0] == "status:")
+      cur.status = w[1];
   }
   return out;
 }
@@ -77,8 +81,10 @@ std::vector<Interface> parse_ip_addr(std::string_view text) {
       cur = &out.back();
       cur->name = name;
     }
-    if (w[2] == "inet") cur->ipv4.push_back(clean_address(w[3]));
-    else if (w[2] == "inet6") cur->ipv6.push_back(clean_address(w[3]));
+    if (w[2] == "inet")
+      cur->ipv4.push_back(clean_address(w[3]));
+    else if (w[2] == "inet6")
+      cur->ipv6.push_back(clean_address(w[3]));
   }
   return out;
 }

@@ -17,13 +17,28 @@ std::string safe_name(std::string host) {
   return host;
 }
 
-constexpr const char* kSections[] = {
-    "uname", "hostname", "hw_model", "sw_vers", "os_release",
-    "system_profiler_SPThunderboltDataType", "networksetup_listallhardwareports",
-    "ibv_devices", "ibv_devinfo", "rdma_ctl_status", "ifconfig", "ifconfig_bridge0",
-    "ip_addr", "route_to_launcher", "ssh_connection", "ipconfig_getifaddr_en0",
-    "ipconfig_getifaddr_en1", "sudo", "python3_version", "mlx_version",
-    "thunderbolt_sysfs", "infiniband_sysfs"};
+constexpr const char* kSections[] = {"uname",
+                                     "hostname",
+                                     "hw_model",
+                                     "sw_vers",
+                                     "os_release",
+                                     "system_profiler_SPThunderboltDataType",
+                                     "networksetup_listallhardwareports",
+                                     "ibv_devices",
+                                     "ibv_devinfo",
+                                     "rdma_ctl_status",
+                                     "ifconfig",
+                                     "ifconfig_bridge0",
+                                     "ip_addr",
+                                     "route_to_launcher",
+                                     "ssh_connection",
+                                     "ipconfig_getifaddr_en0",
+                                     "ipconfig_getifaddr_en1",
+                                     "sudo",
+                                     "python3_version",
+                                     "mlx_version",
+                                     "thunderbolt_sysfs",
+                                     "infiniband_sysfs"};
 
 }  // namespace
 

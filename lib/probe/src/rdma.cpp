@@ -24,8 +24,7 @@ std::vector<RdmaDevice> parse_ibv_devices(std::string_view text) {
   std::vector<RdmaDevice> out;
   for (std::string_view line : split_lines(text)) {
     auto w = split_words(line);
-    if (w.empty() || w[0] == "device" || w[0].find_first_not_of('-') == std::string::npos)
-      continue;
+    if (w.empty() || w[0] == "device" || w[0].find_first_not_of('-') == std::string::npos) continue;
     out.push_back({w[0], w.size() > 1 ? w[1] : std::string()});
   }
   return out;
@@ -38,8 +37,10 @@ std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
   for (std::string_view line : split_lines(text)) {
     auto w = split_words(line);
     for (size_t i = 0; i + 1 < w.size(); ++i) {
-      if (w[i] == "hca_id:") device = w[i + 1], port = 1;
-      else if (w[i] == "port:") port = small_int(w[i + 1], 1);
+      if (w[i] == "hca_id:")
+        device = w[i + 1], port = 1;
+      else if (w[i] == "port:")
+        port = small_int(w[i + 1], 1);
       else if (w[i] == "state:" && !device.empty())
         out.push_back({device, port, w[i + 1]});
     }

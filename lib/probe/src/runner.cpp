@@ -57,7 +57,8 @@ ProbeResult probe_one(ssh::Executor& ex, const std::string& host, const std::str
   r.raw = std::move(res.out);
   try {
     Capture c = parse_capture(r.raw, host);
-    if (c.boundary != boundary) throw RemoteError(host, "the probe answered with a foreign boundary");
+    if (c.boundary != boundary)
+      throw RemoteError(host, "the probe answered with a foreign boundary");
     r.capture = std::move(c);
     if (!res.exit.ok()) r.error = describe_exit(res.exit);
   } catch (const Error& e) {
@@ -77,9 +78,9 @@ std::string probe_script() {
 }
 
 std::string probe_command(const std::string& boundary, const std::string& launcher) {
-  std::string cmd = render_named("distconfig_probe_command.sh",
-                                 {{"boundary", boundary}, {"launcher", launcher}},
-                                 TemplateMode::shell);
+  std::string cmd =
+      render_named("distconfig_probe_command.sh", {{"boundary", boundary}, {"launcher", launcher}},
+                   TemplateMode::shell);
   while (!cmd.empty() && cmd.back() == '\n') cmd.pop_back();
   return cmd;
 }
@@ -100,7 +101,8 @@ std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Execu
     threads.emplace_back([&, i] {
       try {
         const std::string& host = results[i].host;
-        results[i] = probe_one(*executors[i], host, launcher_for(*executors[i], host, all_local), timeout);
+        results[i] =
+            probe_one(*executors[i], host, launcher_for(*executors[i], host, all_local), timeout);
       } catch (const std::exception& e) {
         results[i].error = e.what();
       }

@@ -9,8 +9,7 @@ namespace {
 
 // "Key:\t\tvalue" or "KEY=value" -> value for `key`, else nullopt-ish "".
 bool take(std::string_view line, std::string_view key, char sep, std::string& out) {
-  if (line.substr(0, key.size()) != key || line.size() <= key.size() ||
-      line[key.size()] != sep)
+  if (line.substr(0, key.size()) != key || line.size() <= key.size() || line[key.size()] != sep)
     return false;
   std::string_view v = trim(line.substr(key.size() + 1));
   if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())

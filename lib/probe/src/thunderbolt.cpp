@@ -25,8 +25,8 @@ bool has_rdma_service(const json& item) {
   for (const auto& svc : *it) {
     if (!svc.is_object()) continue;
     auto id = svc.find("protocol_id_key");
-    if (id != svc.end() && ((id->is_number() && *id == 64087) ||
-                            (id->is_string() && *id == "64087")))
+    if (id != svc.end() &&
+        ((id->is_number() && *id == 64087) || (id->is_string() && *id == "64087")))
       return true;
   }
   return false;
@@ -42,9 +42,8 @@ void walk_items(const json& parent, int depth, TbPort& port) {
     if (!item.is_object()) continue;
     std::string uuid = str_field(item, "domain_uuid_key");
     if (!uuid.empty()) {
-      port.peers.push_back({uuid, str_field(item, "_name"),
-                            str_field(item, "device_name_key"), depth,
-                            has_rdma_service(item)});
+      port.peers.push_back({uuid, str_field(item, "_name"), str_field(item, "device_name_key"),
+                            depth, has_rdma_service(item)});
     } else {
       port.devices.push_back({str_field(item, "_name"), depth});
     }
@@ -83,7 +82,9 @@ int TbPort::linked_gbps() const {
   return gbps_of(speed);
 }
 
-int TbPort::max_gbps() const { return gbps_of(speed); }
+int TbPort::max_gbps() const {
+  return gbps_of(speed);
+}
 
 TbReport parse_system_profiler_thunderbolt(std::string_view json_text) {
   TbReport r;

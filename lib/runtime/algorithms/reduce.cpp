@@ -25,7 +25,8 @@ inline T apply(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;  // wrap-around, never UB
     if constexpr (Op == ReduceOp::sum) return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    if constexpr (Op == ReduceOp::prod) return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+    if constexpr (Op == ReduceOp::prod)
+      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
   } else {
     if constexpr (Op == ReduceOp::sum) return a + b;
     if constexpr (Op == ReduceOp::prod) return a * b;
@@ -45,10 +46,14 @@ void typed(void* d, const void* s, size_t n, ReduceOp op) {
   auto* dp = static_cast<T*>(d);
   auto* sp = static_cast<const T*>(s);
   switch (op) {
-    case ReduceOp::sum: return loop<T, ReduceOp::sum>(dp, sp, n);
-    case ReduceOp::prod: return loop<T, ReduceOp::prod>(dp, sp, n);
-    case ReduceOp::max: return loop<T, ReduceOp::max>(dp, sp, n);
-    case ReduceOp::min: return loop<T, ReduceOp::min>(dp, sp, n);
+    case ReduceOp::sum:
+      return loop<T, ReduceOp::sum>(dp, sp, n);
+    case ReduceOp::prod:
+      return loop<T, ReduceOp::prod>(dp, sp, n);
+    case ReduceOp::max:
+      return loop<T, ReduceOp::max>(dp, sp, n);
+    case ReduceOp::min:
+      return loop<T, ReduceOp::min>(dp, sp, n);
   }
 }
 
@@ -119,7 +124,9 @@ uint16_t float_to_half(float f) noexcept {
   return static_cast<uint16_t>(o | (sign >> 16));
 }
 
-float bfloat_to_float(uint16_t h) noexcept { return from_bits(static_cast<uint32_t>(h) << 16); }
+float bfloat_to_float(uint16_t h) noexcept {
+  return from_bits(static_cast<uint32_t>(h) << 16);
+}
 
 uint16_t float_to_bfloat(float f) noexcept {
   uint32_t u = bits(f);
@@ -130,27 +137,40 @@ uint16_t float_to_bfloat(float f) noexcept {
 
 void check_reducible(DType t, ReduceOp op) {
   if (t == DType::complex64 && (op == ReduceOp::max || op == ReduceOp::min))
-    throw Error(ErrorCode::invalid_argument,
-                std::string("reduce op ") + reduce_op_name(op) +
-                    ": not defined for complex64; use sum or prod");
+    throw Error(ErrorCode::invalid_argument, std::string("reduce op ") + reduce_op_name(op) +
+                                                 ": not defined for complex64; use sum or prod");
 }
 
 void reduce_into(void* d, const void* s, size_t n, DType t, ReduceOp op) noexcept {
   switch (t) {
-    case DType::boolean: return boolean(d, s, n, op);
-    case DType::int8: return typed<int8_t>(d, s, n, op);
-    case DType::int16: return typed<int16_t>(d, s, n, op);
-    case DType::int32: return typed<int32_t>(d, s, n, op);
-    case DType::int64: return typed<int64_t>(d, s, n, op);
-    case DType::uint8: return typed<uint8_t>(d, s, n, op);
-    case DType::uint16: return typed<uint16_t>(d, s, n, op);
-    case DType::uint32: return typed<uint32_t>(d, s, n, op);
-    case DType::uint64: return typed<uint64_t>(d, s, n, op);
-    case DType::float16: return half_like<half_to_float, float_to_half>(d, s, n, op);
-    case DType::bfloat16: return half_like<bfloat_to_float, float_to_bfloat>(d, s, n, op);
-    case DType::float32: return typed<float>(d, s, n, op);
-    case DType::float64: return typed<double>(d, s, n, op);
-    case DType::complex64: return complex64(d, s, n, op);
+    case DType::boolean:
+      return boolean(d, s, n, op);
+    case DType::int8:
+      return typed<int8_t>(d, s, n, op);
+    case DType::int16:
+      return typed<int16_t>(d, s, n, op);
+    case DType::int32:
+      return typed<int32_t>(d, s, n, op);
+    case DType::int64:
+      return typed<int64_t>(d, s, n, op);
+    case DType::uint8:
+      return typed<uint8_t>(d, s, n, op);
+    case DType::uint16:
+      return typed<uint16_t>(d, s, n, op);
+    case DType::uint32:
+      return typed<uint32_t>(d, s, n, op);
+    case DType::uint64:
+      return typed<uint64_t>(d, s, n, op);
+    case DType::float16:
+      return half_like<half_to_float, float_to_half>(d, s, n, op);
+    case DType::bfloat16:
+      return half_like<bfloat_to_float, float_to_bfloat>(d, s, n, op);
+    case DType::float32:
+      return typed<float>(d, s, n, op);
+    case DType::float64:
+      return typed<double>(d, s, n, op);
+    case DType::complex64:
+      return complex64(d, s, n, op);
   }
 }
 

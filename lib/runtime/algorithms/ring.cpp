@@ -20,8 +20,8 @@ namespace distkit::rt {
 namespace {
 
 struct Segments {
-  size_t count;   // elements in the whole buffer
-  bool blocks;    // true: segment k = block k of count/size; false: even split
+  size_t count;  // elements in the whole buffer
+  bool blocks;   // true: segment k = block k of count/size; false: even split
   int n;
   size_t begin(int k) const {
     return blocks ? count / static_cast<size_t>(n) * static_cast<size_t>(k)
@@ -32,11 +32,19 @@ struct Segments {
 
 class RingPlan : public Plan {
  public:
-  RingPlan(Comm& c, unsigned char* data, const Segments& seg, DType t, ReduceOp op,
-           bool reduce, bool gather)
-      : c_(c), data_(data), seg_(seg), t_(t), op_(op), elem_(dtype_size(t)),
-        n_(c.size()), r_(c.rank), dirs_(n_ == 2 ? 1 : 2),
-        rs_steps_(reduce ? n_ - 1 : 0), steps_(rs_steps_ + (gather ? n_ - 1 : 0)) {
+  RingPlan(Comm& c, unsigned char* data, const Segments& seg, DType t, ReduceOp op, bool reduce,
+           bool gather)
+      : c_(c),
+        data_(data),
+        seg_(seg),
+        t_(t),
+        op_(op),
+        elem_(dtype_size(t)),
+        n_(c.size()),
+        r_(c.rank),
+        dirs_(n_ == 2 ? 1 : 2),
+        rs_steps_(reduce ? n_ - 1 : 0),
+        steps_(rs_steps_ + (gather ? n_ - 1 : 0)) {
     size_t biggest = 0;
     for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg.end(k) - seg.begin(k));
     size_t half = (biggest + static_cast<size_t>(dirs_) - 1) / static_cast<size_t>(dirs_);
@@ -49,7 +57,8 @@ class RingPlan : public Plan {
 
   bool frame(int s, uint32_t k, unsigned char*& buf, size_t& len) override {
     const Info& in = info_[s];
-    size_t g = static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g =
+        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
     int t = static_cast<int>(g / chunks_);
     size_t ch = g % chunks_;
     if (in.send && t > 0 && !arrived(in.dir, g - chunks_)) return false;
@@ -63,11 +72,13 @@ class RingPlan : public Plan {
 
   void received(int s, uint32_t k) override {
     const Info& in = info_[s];
-    size_t g = static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g =
+        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
     int t = static_cast<int>(g / chunks_);
     if (t >= rs_steps_) return;
     auto [b, e] = chunk_range(segment(in.dir, t, false), in.dir, g % chunks_);
-    reduce_into(data_ + b * elem_, c_.mesh.staging(static_cast<size_t>(s), chunk_max_), e - b, t_, op_);
+    reduce_into(data_ + b * elem_, c_.mesh.staging(static_cast<size_t>(s), chunk_max_), e - b, t_,
+                op_);
   }
 
  private:
@@ -82,8 +93,10 @@ class RingPlan : public Plan {
   int segment(int d, int t, bool send) const {
     int sign = d == 0 ? -1 : 1;
     long long off;
-    if (t < rs_steps_) off = send ? t + 1 : t + 2;
-    else off = send ? t - rs_steps_ : t - rs_steps_ + 1;
+    if (t < rs_steps_)
+      off = send ? t + 1 : t + 2;
+    else
+      off = send ? t - rs_steps_ : t - rs_steps_ + 1;
     return c_.wrap(r_ + sign * off);
   }
 
@@ -117,8 +130,8 @@ class RingPlan : public Plan {
     int ns = static_cast<int>(link.size());
     for (int s = 0; s < ns; ++s) {
       info_[nstreams_] = Info{d, send, s, ns};
-      streams_[nstreams_++] = make_stream(link[static_cast<size_t>(s)], send,
-                                          frames_on_stripe(total, s, ns));
+      streams_[nstreams_++] =
+          make_stream(link[static_cast<size_t>(s)], send, frames_on_stripe(total, s, ns));
     }
   }
 

@@ -56,8 +56,10 @@ void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, D
   }
   if (r < 2 * extra) {
     Transfers x(c);
-    if (r % 2 == 0) x.recv(r + 1, data, bytes);
-    else x.send(r - 1, data, bytes);
+    if (r % 2 == 0)
+      x.recv(r + 1, data, bytes);
+    else
+      x.send(r - 1, data, bytes);
     x.run(FrameOp::all_reduce);
   }
 }

@@ -33,7 +33,8 @@ bool Transfers::chunk_arrived(const Transfer& t, size_t g) const {
 
 bool Transfers::frame(int s, uint32_t k, unsigned char*& buf, size_t& len) {
   const Transfer& t = transfers_[owner_[s]];
-  size_t g = static_cast<size_t>(s - t.first_stream) + static_cast<size_t>(k) * static_cast<size_t>(t.nstripes);
+  size_t g = static_cast<size_t>(s - t.first_stream) +
+             static_cast<size_t>(k) * static_cast<size_t>(t.nstripes);
   if (t.gate >= 0 && !chunk_arrived(transfers_[t.gate], g)) return false;
   size_t b = split_begin(t.bytes, g, t.chunks), e = split_begin(t.bytes, g + 1, t.chunks);
   buf = t.buf + b;

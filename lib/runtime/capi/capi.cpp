@@ -80,20 +80,30 @@ distkit_status distkit_init(const char* json, int rank, const char* secret_hex, 
     distkit::rt::Config cfg;
     cfg.endpoints = distkit::rt::parse_ring_hostfile(json, "hostfile");
     cfg.rank = rank;
-    if (secret_hex) cfg.secret = distkit::rt::decode_secret_hex(secret_hex, "secret");
-    else cfg.insecure = true;
+    if (secret_hex)
+      cfg.secret = distkit::rt::decode_secret_hex(secret_hex, "secret");
+    else
+      cfg.insecure = true;
     if (timeout_ms > 0) cfg.timeout = std::chrono::milliseconds(timeout_ms);
     wrap(distkit::rt::Group::create(cfg), out);
   });
 }
 
-void distkit_finalize(distkit_group* g) { delete g; }
+void distkit_finalize(distkit_group* g) {
+  delete g;
+}
 
-int distkit_rank(const distkit_group* g) { return g && g->group ? g->group->rank() : -1; }
-int distkit_size(const distkit_group* g) { return g && g->group ? g->group->size() : -1; }
+int distkit_rank(const distkit_group* g) {
+  return g && g->group ? g->group->rank() : -1;
+}
+int distkit_size(const distkit_group* g) {
+  return g && g->group ? g->group->size() : -1;
+}
 
 size_t distkit_dtype_size(distkit_dtype t) {
-  return t >= DISTKIT_BOOL && t <= DISTKIT_COMPLEX64 ? distkit::rt::dtype_size(static_cast<DType>(t)) : 0;
+  return t >= DISTKIT_BOOL && t <= DISTKIT_COMPLEX64
+             ? distkit::rt::dtype_size(static_cast<DType>(t))
+             : 0;
 }
 
 distkit_status distkit_all_reduce(distkit_group* g, const void* in, void* out, size_t count,
@@ -135,6 +145,8 @@ distkit_status distkit_split(distkit_group* g, int color, int key, distkit_group
   });
 }
 
-const char* distkit_last_error(void) { return last_error.c_str(); }
+const char* distkit_last_error(void) {
+  return last_error.c_str();
+}
 
 }  // extern "C"

@@ -18,8 +18,12 @@ namespace {
 
 constexpr uint32_t kWorldContext = 0x00d15c01;
 
-unsigned char* bytes(void* p) { return static_cast<unsigned char*>(p); }
-const unsigned char* bytes(const void* p) { return static_cast<const unsigned char*>(p); }
+unsigned char* bytes(void* p) {
+  return static_cast<unsigned char*>(p);
+}
+const unsigned char* bytes(const void* p) {
+  return static_cast<const unsigned char*>(p);
+}
 
 void check_buffer(const void* p, size_t count, const char* what) {
   if (p == nullptr && count > 0)
@@ -29,7 +33,8 @@ void check_buffer(const void* p, size_t count, const char* what) {
 
 size_t total_bytes(size_t count, size_t elem, size_t times, const char* what) {
   if (count > SIZE_MAX / elem / std::max<size_t>(times, 1))
-    throw Error(ErrorCode::invalid_argument, std::string(what) + ": element count overflows size_t");
+    throw Error(ErrorCode::invalid_argument,
+                std::string(what) + ": element count overflows size_t");
   return count * elem * times;
 }
 
@@ -47,7 +52,9 @@ std::unique_ptr<Group> Group::create(const Config& cfg) {
   return std::unique_ptr<Group>(new Group(mesh, members, cfg.rank, kWorldContext));
 }
 
-std::unique_ptr<Group> Group::from_environment() { return create(config_from_environment()); }
+std::unique_ptr<Group> Group::from_environment() {
+  return create(config_from_environment());
+}
 
 Group::Group(std::shared_ptr<Mesh> mesh, std::vector<int> members, int rank, uint32_t context)
     : mesh_(std::move(mesh)), members_(std::move(members)), rank_(rank), context_(context) {}
@@ -79,7 +86,8 @@ void Group::all_reduce(const void* in, void* out, size_t count, DType t, ReduceO
   // in 2(n-1) steps: the measured crossover grows with n (bench/README.md).
   if (n <= mesh_->small_bytes() / 2 * static_cast<size_t>(size()))
     recursive_doubling_all_reduce(c, bytes(out), count, t, op);
-  else ring_all_reduce(c, bytes(out), count, t, op);
+  else
+    ring_all_reduce(c, bytes(out), count, t, op);
 }
 
 void Group::all_gather(const void* in, void* out, size_t count, DType t) {
@@ -143,14 +151,17 @@ void Group::broadcast(void* data, size_t count, DType t, int root) {
   size_t n = total_bytes(count, dtype_size(t), 1, "broadcast");
   if (n == 0 || size() == 1) return;
   Comm c{*mesh_, members_, rank_, context_};
-  if (n <= mesh_->small_bytes()) broadcast_tree(c, bytes(data), n, root);
-  else broadcast_chain(c, bytes(data), n, root);
+  if (n <= mesh_->small_bytes())
+    broadcast_tree(c, bytes(data), n, root);
+  else
+    broadcast_chain(c, bytes(data), n, root);
 }
 
 void Group::send(const void* data, size_t n, int dst) {
   check_rank(dst, "send");
   check_buffer(data, n, "send");
-  if (dst == rank_) throw Error(ErrorCode::invalid_argument, "send: to ourselves; pick another rank");
+  if (dst == rank_)
+    throw Error(ErrorCode::invalid_argument, "send: to ourselves; pick another rank");
   mesh_->check_usable();
   Comm c{*mesh_, members_, rank_, context_};
   p2p_send(c, bytes(data), n, dst);
@@ -159,7 +170,8 @@ void Group::send(const void* data, size_t n, int dst) {
 void Group::recv(void* data, size_t n, int src) {
   check_rank(src, "recv");
   check_buffer(data, n, "recv");
-  if (src == rank_) throw Error(ErrorCode::invalid_argument, "recv: from ourselves; pick another rank");
+  if (src == rank_)
+    throw Error(ErrorCode::invalid_argument, "recv: from ourselves; pick another rank");
   mesh_->check_usable();
   Comm c{*mesh_, members_, rank_, context_};
   p2p_recv(c, bytes(data), n, src);
@@ -186,7 +198,8 @@ std::unique_ptr<Group> Group::split(int color, int key) {
   if (color < 0) return nullptr;
   std::vector<std::tuple<int, int>> order;  // (key, group rank)
   for (int r = 0; r < size(); ++r)
-    if (all[2 * static_cast<size_t>(r)] == color) order.emplace_back(all[2 * static_cast<size_t>(r) + 1], r);
+    if (all[2 * static_cast<size_t>(r)] == color)
+      order.emplace_back(all[2 * static_cast<size_t>(r) + 1], r);
   std::sort(order.begin(), order.end());
   std::vector<int> members;
   int new_rank = -1;

@@ -14,13 +14,15 @@ namespace distkit::rt {
 namespace {
 
 void validate(const Config& cfg) {
-  if (cfg.size() < 1) throw Error(ErrorCode::config, "config: no ranks; give every rank's endpoints");
+  if (cfg.size() < 1)
+    throw Error(ErrorCode::config, "config: no ranks; give every rank's endpoints");
   if (cfg.rank < 0 || cfg.rank >= cfg.size())
-    throw Error(ErrorCode::config, "config: rank " + std::to_string(cfg.rank) +
-                                       " outside 0.." + std::to_string(cfg.size() - 1) +
+    throw Error(ErrorCode::config, "config: rank " + std::to_string(cfg.rank) + " outside 0.." +
+                                       std::to_string(cfg.size() - 1) +
                                        "; check MLX_RANK against the hostfile");
   for (const auto& e : cfg.endpoints)
-    if (e.empty()) throw Error(ErrorCode::config, "config: a rank has no endpoints; fix the hostfile");
+    if (e.empty())
+      throw Error(ErrorCode::config, "config: a rank has no endpoints; fix the hostfile");
   if (cfg.secret.empty() && !cfg.insecure)
     throw Error(ErrorCode::config,
                 "config: no job secret; pass one (DISTKIT_SECRET_FILE) or set insecure "
@@ -50,8 +52,9 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
       std::string bad = client_handshake(fd, cfg.secret, cfg.size(), cfg.rank, peer, s, deadline);
       if (!bad.empty()) {
         close_fd(fd);
-        throw Error(ErrorCode::auth, mesh.describe(peer) + ": " + bad +
-                                         "; every rank must get the same job secret", peer);
+        throw Error(ErrorCode::auth,
+                    mesh.describe(peer) + ": " + bad + "; every rank must get the same job secret",
+                    peer);
       }
       tune_socket(fd);
       conns.push_back(Conn{fd, peer, 0, 0, false});
@@ -71,7 +74,8 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
   // Stripes arrive in any order; slot them by the stripe index they claim.
   std::vector<std::vector<int>> slots(static_cast<size_t>(cfg.size()));
   for (int p = cfg.rank + 1; p < cfg.size(); ++p)
-    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(stripes_between(cfg, cfg.rank, p)), -1);
+    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(stripes_between(cfg, cfg.rank, p)),
+                                         -1);
   int missing = missing_upper(cfg, mesh);
   std::vector<pollfd> fds;
   for (int l : listeners) fds.push_back({l, POLLIN, 0});
@@ -85,7 +89,8 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
                       " connection(s) from higher ranks never arrived; are all ranks running "
                       "with the same hostfile? (DISTKIT_CONNECT_TIMEOUT_MS)");
     }
-    poll(fds.data(), static_cast<nfds_t>(fds.size()), static_cast<int>(std::min<long long>(left.count(), 200)));
+    poll(fds.data(), static_cast<nfds_t>(fds.size()),
+         static_cast<int>(std::min<long long>(left.count(), 200)));
     for (auto& p : fds) {
       std::string from;
       int fd = accept_one(p.fd, from);
@@ -93,10 +98,12 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
       HelloInfo who;
       auto hs_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(5));
       std::string bad = server_handshake(fd, cfg.secret, cfg.size(), cfg.rank, who, hs_deadline);
-      if (bad.empty() && (who.rank <= cfg.rank || who.rank >= cfg.size() ||
-                          who.stripe >= static_cast<int>(slots[static_cast<size_t>(who.rank)].size()) ||
-                          slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] >= 0))
-        bad = "unexpected rank/stripe " + std::to_string(who.rank) + "/" + std::to_string(who.stripe);
+      if (bad.empty() &&
+          (who.rank <= cfg.rank || who.rank >= cfg.size() ||
+           who.stripe >= static_cast<int>(slots[static_cast<size_t>(who.rank)].size()) ||
+           slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] >= 0))
+        bad =
+            "unexpected rank/stripe " + std::to_string(who.rank) + "/" + std::to_string(who.stripe);
       if (!bad.empty()) {
         std::fprintf(stderr, "distkit: rank %d: refused connection from %s: %s\n", cfg.rank,
                      from.c_str(), bad.c_str());
@@ -119,7 +126,8 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
 int stripes_between(const Config& cfg, int a, int b) {
   size_t n = std::min(cfg.endpoints[static_cast<size_t>(a)].size(),
                       cfg.endpoints[static_cast<size_t>(b)].size());
-  return static_cast<int>(std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
+  return static_cast<int>(
+      std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
 }
 
 std::shared_ptr<Mesh> connect_mesh(const Config& cfg) {

@@ -38,8 +38,8 @@ Mac mac_for(const std::string& key, const char* label, const unsigned char* hell
 
 }  // namespace
 
-std::string client_handshake(int fd, const std::string& key, int world, int my_rank,
-                             int peer_rank, int stripe, Clock::time_point deadline) {
+std::string client_handshake(int fd, const std::string& key, int world, int my_rank, int peer_rank,
+                             int stripe, Clock::time_point deadline) {
   unsigned char hello[kHelloSize];
   std::memcpy(hello, "DKH1", 4);
   put32(hello + 4, static_cast<uint32_t>(world));
@@ -63,8 +63,8 @@ std::string client_handshake(int fd, const std::string& key, int world, int my_r
   return {};
 }
 
-std::string server_handshake(int fd, const std::string& key, int world, int my_rank,
-                             HelloInfo& who, Clock::time_point deadline) {
+std::string server_handshake(int fd, const std::string& key, int world, int my_rank, HelloInfo& who,
+                             Clock::time_point deadline) {
   unsigned char hello[kHelloSize];
   if (auto e = read_exact(fd, hello, sizeof hello, deadline); !e.empty())
     return "no valid hello (" + e + ")";

@@ -19,9 +19,9 @@ struct HelloInfo {
 };
 
 // Returns "" on success, else the problem.
-std::string client_handshake(int fd, const std::string& key, int world, int my_rank,
-                             int peer_rank, int stripe, Clock::time_point deadline);
-std::string server_handshake(int fd, const std::string& key, int world, int my_rank,
-                             HelloInfo& who, Clock::time_point deadline);
+std::string client_handshake(int fd, const std::string& key, int world, int my_rank, int peer_rank,
+                             int stripe, Clock::time_point deadline);
+std::string server_handshake(int fd, const std::string& key, int world, int my_rank, HelloInfo& who,
+                             Clock::time_point deadline);
 
 }  // namespace distkit::rt

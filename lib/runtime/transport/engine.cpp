@@ -25,8 +25,8 @@ struct Ctx {
 
 [[noreturn]] void io_failure(Ctx& c, const Stream& s, int err, bool closed) {
   std::string what = closed || err == EPIPE ? "connection closed"
-                     : err == ECONNRESET      ? "connection reset"
-                                              : std::string(std::strerror(err));
+                     : err == ECONNRESET    ? "connection reset"
+                                            : std::string(std::strerror(err));
   std::string remedy = closed || err == ECONNRESET || err == EPIPE
                            ? "the rank exited or was killed; see its output"
                            : "check the link to that host";
@@ -41,7 +41,8 @@ struct Ctx {
 [[noreturn]] void peer_aborted(Ctx& c, const Stream& s, long n) {
   unsigned char payload[kMaxAbortPayload];
   auto len = static_cast<size_t>(n);
-  std::string bad = read_exact(s.conn->fd, payload, len, Clock::now() + std::chrono::milliseconds(500));
+  std::string bad =
+      read_exact(s.conn->fd, payload, len, Clock::now() + std::chrono::milliseconds(500));
   int culprit = s.conn->peer;
   std::string text = bad.empty() ? decode_abort(payload, len, culprit)
                                  : c.mesh.describe(s.conn->peer) + ": aborted";
@@ -115,7 +116,8 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
     if (s.hdr_done < kFrameHeaderSize) {
       s.hdr_done += static_cast<size_t>(got);
       if (s.hdr_done < kFrameHeaderSize) continue;
-      if (long n = abort_payload_length(s.hdr.data(), kFrameHeaderSize); n >= 0) peer_aborted(c, s, n);
+      if (long n = abort_payload_length(s.hdr.data(), kFrameHeaderSize); n >= 0)
+        peer_aborted(c, s, n);
       FrameHeader want{c.op, c.context, s.conn->recv_seq, s.len};
       std::string bad = check_frame(s.hdr.data(), kFrameHeaderSize, want);
       if (!bad.empty())
@@ -150,8 +152,7 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
   int peer = worst >= 0 ? streams[worst].conn->peer : -1;
   c.mesh.fail(ErrorCode::peer,
               c.mesh.describe(peer) + ": no progress for " +
-                  std::to_string(c.mesh.timeout().count()) + " ms during " +
-                  frame_op_name(c.op) +
+                  std::to_string(c.mesh.timeout().count()) + " ms during " + frame_op_name(c.op) +
                   "; the rank is stopped, overloaded or unreachable (DISTKIT_TIMEOUT_MS)",
               peer);
 }
@@ -204,8 +205,8 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
       fds[k++] = {s.conn->fd, static_cast<short>(s.is_send ? POLLOUT : POLLIN), 0};
     }
     if (k == 0) throw Error(ErrorCode::system, "internal error: plan waits on nothing");
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        last_any + mesh.timeout() - Clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_any + mesh.timeout() -
+                                                                      Clock::now());
     if (left.count() <= 0) stall_failure(c, streams, n);
     int rc = spin_poll(fds, static_cast<nfds_t>(k), spin);
     if (rc == 0) rc = poll(fds, static_cast<nfds_t>(k), static_cast<int>(left.count()) + 1);

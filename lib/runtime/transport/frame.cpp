@@ -28,14 +28,22 @@ std::string hex(uint64_t v) {
 
 const char* frame_op_name(FrameOp op) noexcept {
   switch (op) {
-    case FrameOp::all_reduce: return "all_reduce";
-    case FrameOp::all_gather: return "all_gather";
-    case FrameOp::reduce_scatter: return "reduce_scatter";
-    case FrameOp::broadcast: return "broadcast";
-    case FrameOp::p2p: return "send/recv";
-    case FrameOp::barrier: return "barrier";
-    case FrameOp::split: return "split";
-    case FrameOp::abort: return "abort";
+    case FrameOp::all_reduce:
+      return "all_reduce";
+    case FrameOp::all_gather:
+      return "all_gather";
+    case FrameOp::reduce_scatter:
+      return "reduce_scatter";
+    case FrameOp::broadcast:
+      return "broadcast";
+    case FrameOp::p2p:
+      return "send/recv";
+    case FrameOp::barrier:
+      return "barrier";
+    case FrameOp::split:
+      return "split";
+    case FrameOp::abort:
+      return "abort";
   }
   return "unknown";
 }

@@ -17,7 +17,13 @@ constexpr size_t kFrameHeaderSize = 24;
 
 // What a frame belongs to; checked so mismatched calls fail loudly.
 enum class FrameOp : uint8_t {
-  all_reduce = 1, all_gather, reduce_scatter, broadcast, p2p, barrier, split,
+  all_reduce = 1,
+  all_gather,
+  reduce_scatter,
+  broadcast,
+  p2p,
+  barrier,
+  split,
   abort  // a peer failed: payload = culprit rank (u32 LE) + one-line message
 };
 

@@ -31,7 +31,9 @@ void set_flags(int fd) {
 
 struct AddrList {
   addrinfo* head = nullptr;
-  ~AddrList() { if (head) freeaddrinfo(head); }
+  ~AddrList() {
+    if (head) freeaddrinfo(head);
+  }
 };
 
 void resolve(const std::string& host, uint16_t port, bool passive, AddrList& out,
@@ -45,7 +47,9 @@ void resolve(const std::string& host, uint16_t port, bool passive, AddrList& out
   if (rc != 0) why = std::string("cannot resolve ") + host + ": " + gai_strerror(rc);
 }
 
-std::string errno_text(int e) { return std::strerror(e); }
+std::string errno_text(int e) {
+  return std::strerror(e);
+}
 
 int wait_fd(int fd, short events, Clock::time_point deadline) {
   for (;;) {
@@ -89,7 +93,10 @@ int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why
   resolve(ep.host, ep.port, false, ai, why);
   if (!ai.head) return -1;
   int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
-  if (fd < 0) { why = "socket: " + errno_text(errno); return -1; }
+  if (fd < 0) {
+    why = "socket: " + errno_text(errno);
+    return -1;
+  }
   set_flags(fd);
   if (connect(fd, ai.head->ai_addr, ai.head->ai_addrlen) != 0 && errno != EINPROGRESS) {
     why = errno_text(errno);
@@ -99,8 +106,10 @@ int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why
   int ready = wait_fd(fd, POLLOUT, deadline);
   int err = 0;
   socklen_t len = sizeof err;
-  if (ready <= 0) err = ready == 0 ? ETIMEDOUT : errno;
-  else getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  if (ready <= 0)
+    err = ready == 0 ? ETIMEDOUT : errno;
+  else
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
   if (err != 0) {
     why = errno_text(err);
     close_fd(fd);
@@ -161,7 +170,11 @@ std::string read_exact(int fd, void* buf, size_t n, Clock::time_point deadline) 
   auto* p = static_cast<unsigned char*>(buf);
   while (n > 0) {
     ssize_t got = recv_some(fd, p, n);
-    if (got > 0) { p += got; n -= static_cast<size_t>(got); continue; }
+    if (got > 0) {
+      p += got;
+      n -= static_cast<size_t>(got);
+      continue;
+    }
     if (got == 0) return "connection closed";
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
@@ -177,7 +190,11 @@ std::string write_exact(int fd, const void* buf, size_t n, Clock::time_point dea
   while (n > 0) {
     iovec v{const_cast<unsigned char*>(p), std::min(n, kMaxIo)};
     ssize_t put = send_vec(fd, &v, 1);
-    if (put > 0) { p += put; n -= static_cast<size_t>(put); continue; }
+    if (put > 0) {
+      p += put;
+      n -= static_cast<size_t>(put);
+      continue;
+    }
     if (put < 0 && errno == EINTR) continue;
     if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
     int w = wait_fd(fd, POLLOUT, deadline);

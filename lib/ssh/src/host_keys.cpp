@@ -82,7 +82,8 @@ void KnownHosts::add_lines(std::string_view text) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
-    std::string line(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    std::string line(
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     if (line.empty() || line[0] == '#' || line[0] == '@') continue;
     line += '\n';

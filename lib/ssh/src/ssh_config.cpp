@@ -145,8 +145,7 @@ struct ConfigParser {
     if (path.empty() || path[0] != '/') path = cfg.home_ + "/.ssh/" + path;
     int saved = block;
     for (const auto& [file, text] : include(path)) {
-      if (++files_read > kMaxIncludedFiles)
-        bad_line(where, "Include reads more than 1024 files");
+      if (++files_read > kMaxIncludedFiles) bad_line(where, "Include reads more than 1024 files");
       parse(text, file, depth + 1);
     }
     block = saved;
@@ -244,7 +243,8 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
       if (!blk.is_match) {
         applies[b] = host_matches(blk.patterns, host);
       } else {
-        std::string name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
+        std::string name =
+            host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
         std::string user = given_user.value_or(h.user.value_or(local_user));
         std::string why;
         auto r = detail::evaluate_match(blk.criteria, {host, name, user, local_user}, &why);

@@ -50,11 +50,11 @@ namespace {
 // only ssh(1) can decide (exec runs a command; the others need state or
 // options distkit does not have).
 constexpr std::string_view kBare[] = {"all", "canonical", "final"};
-constexpr std::string_view kWithArg[] = {"host",     "originalhost", "user",    "localuser",
-                                         "exec",     "localnetwork", "tagged",  "version",
+constexpr std::string_view kWithArg[] = {"host",        "originalhost", "user",   "localuser",
+                                         "exec",        "localnetwork", "tagged", "version",
                                          "sessiontype", "command"};
-constexpr std::string_view kUndecidable[] = {"exec",    "canonical",   "final",  "localnetwork",
-                                             "tagged",  "version",     "sessiontype", "command"};
+constexpr std::string_view kUndecidable[] = {"exec",   "canonical", "final",       "localnetwork",
+                                             "tagged", "version",   "sessiontype", "command"};
 
 template <size_t N>
 bool in(const std::string_view (&set)[N], std::string_view s) {

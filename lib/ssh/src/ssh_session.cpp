@@ -454,8 +454,10 @@ void SessionCore::loop() {
         const bool before = half_sent();
         bool p = step(*c);
         progressed |= p;
-        if (!before && half_sent()) sender_ = c.get();
-        else if (c.get() == sender_ && !half_sent()) sender_ = nullptr;
+        if (!before && half_sent())
+          sender_ = c.get();
+        else if (c.get() == sender_ && !half_sent())
+          sender_ = nullptr;
         if (c->stage == Stage::free && !c->ch) {
           active_.erase(active_.begin() + static_cast<long>(i--));
           finish(c);

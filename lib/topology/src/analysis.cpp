@@ -62,8 +62,10 @@ Analysis analyze(const Topology& t, const std::vector<probe::HostInfo>& infos) {
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
       auto between = t.links_between(i, j);
-      if (between.empty()) a.missing.push_back({i, j});
-      else a.mesh_links.push_back(between[0]);
+      if (between.empty())
+        a.missing.push_back({i, j});
+      else
+        a.mesh_links.push_back(between[0]);
     }
   RingSearchStats stats;
   a.ring = find_ring(t.count, &stats);

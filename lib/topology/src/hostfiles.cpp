@@ -45,8 +45,10 @@ hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::Ho
     hostfile::Host h{infos[size_t(i)].host, management_ips(infos[size_t(i)]), {}};
     for (int j = 0; j < n; ++j) {
       auto dev = i == j ? std::vector<std::string>{} : devices_to(t, i, j, 1);
-      if (dev.empty()) h.rdma.emplace_back(std::monostate{});
-      else h.rdma.emplace_back(dev[0]);
+      if (dev.empty())
+        h.rdma.emplace_back(std::monostate{});
+      else
+        h.rdma.emplace_back(dev[0]);
     }
     hf.hosts.push_back(std::move(h));
   }
@@ -65,9 +67,12 @@ hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<prob
       auto dev = (other == node || (other != prev && other != next))
                      ? std::vector<std::string>{}
                      : devices_to(t, node, other, ring.width);
-      if (dev.empty()) h.rdma.emplace_back(std::monostate{});
-      else if (dev.size() == 1) h.rdma.emplace_back(dev[0]);
-      else h.rdma.emplace_back(dev);
+      if (dev.empty())
+        h.rdma.emplace_back(std::monostate{});
+      else if (dev.size() == 1)
+        h.rdma.emplace_back(dev[0]);
+      else
+        h.rdma.emplace_back(dev);
     }
     hf.hosts.push_back(std::move(h));
   }

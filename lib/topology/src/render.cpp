@@ -48,9 +48,8 @@ std::string render_dot(const Topology& t) {
     int lo = std::min(l.a, l.b);
     return std::make_pair(lo, l.port_on(lo));
   };
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return lo_side(t.links[x]) < lo_side(t.links[y]);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return lo_side(t.links[x]) < lo_side(t.links[y]); });
   for (size_t k : order) {
     const Link& l = t.links[k];
     int lo = std::min(l.a, l.b), hi = std::max(l.a, l.b);
@@ -104,10 +103,10 @@ std::string describe_missing_pair(const Topology& t, const MissingPair& p) {
 }
 
 std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap) {
-  return render_named("distconfig_rdma_recovery.txt",
-                      {{"host", t.hosts[size_t(gap.host)].name},
-                       {"devices", join(gap.missing_devices, ", ")}},
-                      TemplateMode::text);
+  return render_named(
+      "distconfig_rdma_recovery.txt",
+      {{"host", t.hosts[size_t(gap.host)].name}, {"devices", join(gap.missing_devices, ", ")}},
+      TemplateMode::text);
 }
 
 std::string describe_link(const Topology& t, int link) {

@@ -105,15 +105,16 @@ struct Search {
     return forced;
   }
 
-  long budget = 0;        // dfs calls left; < 0: gave up
+  long budget = 0;  // dfs calls left; < 0: gave up
 
   bool dfs(int cur, Mask unvisited) {
     if (!unvisited) return adj[size_t(cur)] & bit(0);
     if (--budget < 0) return false;
     if (dead.count({unvisited, cur})) return false;
     int forced = feasible(cur, unvisited) ? forced_next(cur, unvisited) : -2;
-    Mask choices = forced == -1 ? adj[size_t(cur)] & unvisited
-                   : forced >= 0 ? bit(forced) : Mask(0);
+    Mask choices = forced == -1  ? adj[size_t(cur)] & unvisited
+                   : forced >= 0 ? bit(forced)
+                                 : Mask(0);
     for (Mask m = choices; m; m &= m - 1) {
       int v = lowest(m);
       path.push_back(v);

@@ -85,8 +85,7 @@ Topology build_topology(const std::vector<probe::HostInfo>& infos) {
           continue;
         }
         Link l{me.first, me.second, o->second.first, o->second.second, true, false, 0};
-        l.gbps = link_speed(t.hosts[i].ports[p],
-                            t.hosts[size_t(l.b)].ports[size_t(l.pb)]);
+        l.gbps = link_speed(t.hosts[i].ports[p], t.hosts[size_t(l.b)].ports[size_t(l.pb)]);
         index[key] = t.links.size();
         t.links.push_back(l);
       }

@@ -20,8 +20,7 @@ namespace {
 }
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view content,
-                       unsigned mode) {
+void write_file_atomic(const std::filesystem::path& path, std::string_view content, unsigned mode) {
   std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
   std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
@@ -72,8 +71,9 @@ std::string read_file(const std::filesystem::path& path, size_t max_bytes) {
     if (!ec && size > max_bytes) throw too_large();
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path.string(), "cannot open: " + std::string(std::strerror(errno)),
-                            "check the file's permissions");
+  if (!in)
+    throw UsageError(path.string(), "cannot open: " + std::string(std::strerror(errno)),
+                     "check the file's permissions");
   std::string data;
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {

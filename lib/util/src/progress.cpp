@@ -17,11 +17,16 @@ namespace {
 
 std::string state_word(const HostProgress& h, std::string_view verb) {
   switch (h.state) {
-    case HostState::waiting: return "waiting";
-    case HostState::connecting: return "connecting";
-    case HostState::working: return std::string(verb);
-    case HostState::done: return "done";
-    case HostState::failed: return "failed";
+    case HostState::waiting:
+      return "waiting";
+    case HostState::connecting:
+      return "connecting";
+    case HostState::working:
+      return std::string(verb);
+    case HostState::done:
+      return "done";
+    case HostState::failed:
+      return "failed";
   }
   return "";
 }
@@ -96,8 +101,8 @@ std::vector<std::string> render_progress(const std::vector<HostProgress>& hosts,
   std::size_t name_width = 0;
   for (const auto& h : hosts) name_width = std::max(name_width, h.host.size());
   for (const auto& h : hosts) {
-    std::string text = "  " + h.host + std::string(name_width - h.host.size() + 2, ' ') +
-                       state_word(h, verb);
+    std::string text =
+        "  " + h.host + std::string(name_width - h.host.size() + 2, ' ') + state_word(h, verb);
     if (!h.detail.empty()) text += ": " + h.detail;
     text = clip(text, width);
     if (h.state == HostState::done) text = colorize(text, Color::green, color);
@@ -123,10 +128,13 @@ ProgressBoard::ProgressBoard(std::vector<std::string> hosts, std::string verb, s
       start_(std::chrono::steady_clock::now()) {
   hosts_.reserve(hosts.size());
   for (auto& h : hosts) hosts_.push_back(HostProgress{std::move(h), HostState::waiting, {}});
-  if (mode_ == ProgressMode::live && !hosts_.empty()) ticker_ = std::thread([this] { run_ticker(); });
+  if (mode_ == ProgressMode::live && !hosts_.empty())
+    ticker_ = std::thread([this] { run_ticker(); });
 }
 
-ProgressBoard::~ProgressBoard() { finish(); }
+ProgressBoard::~ProgressBoard() {
+  finish();
+}
 
 void ProgressBoard::set(std::size_t index, HostState state, std::string_view detail) {
   std::lock_guard lock(mutex_);

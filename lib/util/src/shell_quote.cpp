@@ -7,11 +7,18 @@ namespace distkit {
 
 namespace {
 bool is_safe(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-    return true;
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '_': case '@': case '%': case '+': case '=': case ':': case ',':
-    case '.': case '/': case '-':
+    case '_':
+    case '@':
+    case '%':
+    case '+':
+    case '=':
+    case ':':
+    case ',':
+    case '.':
+    case '/':
+    case '-':
       return true;
     default:
       return false;

@@ -79,7 +79,10 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
   size_t best_d = 3;
   for (const auto& c : candidates) {
     size_t d = edit_distance(word, c);
-    if (d < best_d) { best_d = d; best = c; }
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
   }
   return best;
 }

@@ -13,8 +13,7 @@ namespace embedded::templates {
 std::optional<std::string_view> find(std::string_view name);
 }
 
-std::string render_template(std::string_view tpl, const TemplateFields& fields,
-                            TemplateMode mode) {
+std::string render_template(std::string_view tpl, const TemplateFields& fields, TemplateMode mode) {
   std::string out;
   out.reserve(tpl.size());
   size_t pos = 0;
@@ -26,8 +25,7 @@ std::string render_template(std::string_view tpl, const TemplateFields& fields,
     }
     out.append(tpl.substr(pos, open - pos));
     size_t close = tpl.find("}}", open + 2);
-    if (close == std::string_view::npos)
-      throw std::logic_error("template: unterminated '{{'");
+    if (close == std::string_view::npos) throw std::logic_error("template: unterminated '{{'");
     std::string_view key = tpl.substr(open + 2, close - open - 2);
     bool raw = false;
     if (auto bar = key.find('|'); bar != std::string_view::npos) {
@@ -51,8 +49,7 @@ std::string_view template_text(std::string_view name) {
   return *t;
 }
 
-std::string render_named(std::string_view name, const TemplateFields& fields,
-                         TemplateMode mode) {
+std::string render_named(std::string_view name, const TemplateFields& fields, TemplateMode mode) {
   return render_template(template_text(name), fields, mode);
 }
 

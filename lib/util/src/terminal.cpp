@@ -7,7 +7,9 @@
 
 namespace distkit {
 
-bool is_tty(std::FILE* stream) { return ::isatty(::fileno(stream)) == 1; }
+bool is_tty(std::FILE* stream) {
+  return ::isatty(::fileno(stream)) == 1;
+}
 
 bool use_color(std::FILE* stream) {
   const char* nc = std::getenv("NO_COLOR");
@@ -19,11 +21,21 @@ std::string colorize(std::string_view s, Color c, bool enabled) {
   if (!enabled) return std::string(s);
   const char* code = "";
   switch (c) {
-    case Color::red: code = "\033[31m"; break;
-    case Color::yellow: code = "\033[33m"; break;
-    case Color::green: code = "\033[32m"; break;
-    case Color::bold: code = "\033[1m"; break;
-    case Color::dim: code = "\033[2m"; break;
+    case Color::red:
+      code = "\033[31m";
+      break;
+    case Color::yellow:
+      code = "\033[33m";
+      break;
+    case Color::green:
+      code = "\033[32m";
+      break;
+    case Color::bold:
+      code = "\033[1m";
+      break;
+    case Color::dim:
+      code = "\033[2m";
+      break;
   }
   return std::string(code) + std::string(s) + "\033[0m";
 }

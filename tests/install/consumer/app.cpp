@@ -24,8 +24,8 @@ bool check_cpp(distkit::rt::Group& g, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const int64_t want = int64_t(i + 1) * n * (n + 1) / 2;
     if (data[i] != want) {
-      std::printf("rank %lld: C++ all_reduce element %zu is %lld, expected %lld\n",
-                  (long long)r, i, (long long)data[i], (long long)want);
+      std::printf("rank %lld: C++ all_reduce element %zu is %lld, expected %lld\n", (long long)r, i,
+                  (long long)data[i], (long long)want);
       return false;
     }
   }
@@ -41,8 +41,8 @@ bool check_c() {
   }
   const int n = distkit_size(g);
   std::vector<float> in(7, float(distkit_rank(g))), out(7, -1.0f);
-  bool ok = distkit_all_reduce(g, in.data(), out.data(), in.size(), DISTKIT_FLOAT32,
-                               DISTKIT_MAX) == DISTKIT_OK;
+  bool ok = distkit_all_reduce(g, in.data(), out.data(), in.size(), DISTKIT_FLOAT32, DISTKIT_MAX) ==
+            DISTKIT_OK;
   if (!ok) std::printf("C all_reduce failed: %s\n", distkit_last_error());
   for (float v : out) ok = ok && v == float(n - 1);
   if (ok && out[0] != float(n - 1)) std::printf("C all_reduce gave %g\n", double(out[0]));

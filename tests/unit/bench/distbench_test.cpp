@@ -45,7 +45,8 @@ TEST_CASE("distbench prints the nccl-tests table with a preamble and a footer", 
   auto ls = lines(out.str());
   REQUIRE(ls.size() > 10);
   CHECK(ls[0] == "# distbench 0.1.0 (distkit collective runtime, TCP transport)");
-  CHECK(ls[1].rfind("# ranks 3 minBytes 8 maxBytes 65536 step: 4(factor) warmup iters: 1 iters: 2", 0) == 0);
+  CHECK(ls[1].rfind("# ranks 3 minBytes 8 maxBytes 65536 step: 4(factor) warmup iters: 1 iters: 2",
+                    0) == 0);
   int ranks_listed = 0, rows = 0;
   for (const auto& l : ls) {
     if (l.rfind("#  Rank ", 0) == 0) ++ranks_listed;
@@ -62,7 +63,8 @@ TEST_CASE("distbench prints the nccl-tests table with a preamble and a footer", 
   }
   CHECK(ranks_listed == 3);
   CHECK(rows == 7);  // 8, 32, 128, ..., 32768 (x4 up to 64K)
-  CHECK(out.str().find("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : ") != std::string::npos);
+  CHECK(out.str().find("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : ") !=
+        std::string::npos);
 }
 
 TEST_CASE("distbench counts wrong results and exits non-zero", "[bench]") {
@@ -97,7 +99,8 @@ TEST_CASE("distbench --json gives every test and size with bandwidths", "[bench]
 }
 
 TEST_CASE("every test checks clean for several dtypes on three ranks", "[bench]") {
-  for (rt::DType t : {rt::DType::bfloat16, rt::DType::int8, rt::DType::complex64, rt::DType::boolean}) {
+  for (rt::DType t :
+       {rt::DType::bfloat16, rt::DType::int8, rt::DType::complex64, rt::DType::boolean}) {
     Options o = small({Test::all_reduce, Test::all_gather, Test::reduce_scatter, Test::broadcast,
                        Test::sendrecv, Test::barrier});
     o.dtype = t;

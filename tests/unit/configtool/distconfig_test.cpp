@@ -24,8 +24,10 @@ std::string slurp(const fs::path& p) {
 // A copy of a scenario where `host` has RDMA disabled (ibv_devices header only).
 fs::path scenario_without_rdma(const std::string& scenario, const std::string& host) {
   fs::path d = temp_dir("nordma");
-  fs::copy(data_dir() / "scenarios" / scenario, d, fs::copy_options::overwrite_existing | fs::copy_options::recursive);
-  for (auto& f : fs::directory_iterator(d)) fs::permissions(f.path(), fs::perms::owner_all, fs::perm_options::add);
+  fs::copy(data_dir() / "scenarios" / scenario, d,
+           fs::copy_options::overwrite_existing | fs::copy_options::recursive);
+  for (auto& f : fs::directory_iterator(d))
+    fs::permissions(f.path(), fs::perms::owner_all, fs::perm_options::add);
   std::ofstream(d / (host + ".ibv_devices.txt"), std::ios::trunc)
       << read_data("probe/ibv_devices_m5max_mbp_A_rdma_disabled_header_only.txt");
   return d;
@@ -41,15 +43,17 @@ TEST_CASE("the quick start: 127.0.0.1 over ethernet gives a hostfile with 127.0.
                      (d / "hf.json").string()});
   CHECK(r.status == 0);
   CHECK(r.out.empty());
-  CHECK(slurp(d / "hf.json") ==
-        "{\n    \"backend\": \"\",\n    \"envs\": [],\n    \"hosts\": [\n        {\n"
-        "            \"ssh\": \"127.0.0.1\",\n            \"ips\": [\n                \"127.0.0.1\"\n"
-        "            ],\n            \"rdma\": []\n        }\n    ]\n}");
+  CHECK(
+      slurp(d / "hf.json") ==
+      "{\n    \"backend\": \"\",\n    \"envs\": [],\n    \"hosts\": [\n        {\n"
+      "            \"ssh\": \"127.0.0.1\",\n            \"ips\": [\n                \"127.0.0.1\"\n"
+      "            ],\n            \"rdma\": []\n        }\n    ]\n}");
   fs::remove_all(d);
 }
 
 TEST_CASE("without --output-hostfile the hostfile goes to stdout, with --env") {
-  auto r = run_tool({"--hosts", "localhost", "--over", "ethernet", "--env", "A=1", "--env", "B_2=x"});
+  auto r =
+      run_tool({"--hosts", "localhost", "--over", "ethernet", "--env", "A=1", "--env", "B_2=x"});
   CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["envs"] == nlohmann::json::array({"A=1", "B_2=x"}));
@@ -82,10 +86,12 @@ TEST_CASE("--save-probes then --from-probes replays the same hostfile without co
   auto live = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--save-probes", d.string()});
   REQUIRE(live.status == 0);
   CHECK(fs::exists(d / "127.0.0.1.probe"));
-  auto no_connect = [](const std::vector<std::string>&, const distkit::ssh::ConnectOptions&)
-      -> distkit::ssh::Connections { throw std::logic_error("must not connect"); };
-  auto replay = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--from-probes", d.string()},
-                         no_connect);
+  auto no_connect = [](const std::vector<std::string>&,
+                       const distkit::ssh::ConnectOptions&) -> distkit::ssh::Connections {
+    throw std::logic_error("must not connect");
+  };
+  auto replay = run_tool(
+      {"--hosts", "127.0.0.1", "--over", "ethernet", "--from-probes", d.string()}, no_connect);
   CHECK(replay.status == 0);
   CHECK(replay.out == live.out);
   fs::remove_all(d);
@@ -97,12 +103,14 @@ TEST_CASE("RDMA missing on one host: jaccl fails with Recovery steps for that ho
   INFO(r.err);
   CHECK(r.status == 1);
   CHECK(r.out.empty());
-  CHECK(r.err.find("studio-c: RDMA is not enabled (missing rdma_en3, rdma_en4, rdma_en5)") != std::string::npos);
+  CHECK(r.err.find("studio-c: RDMA is not enabled (missing rdma_en3, rdma_en4, rdma_en5)") !=
+        std::string::npos);
   CHECK(r.err.find("  3. Run: rdma_ctl enable\n") != std::string::npos);
   CHECK(r.err.find("studio-a: RDMA") == std::string::npos);
   CHECK(r.err.find("studio-b: RDMA") == std::string::npos);
-  CHECK(r.err.find("distconfig: error: jaccl: RDMA is not ready on the links jaccl needs; follow the "
-                   "steps above, or use --backend ring\n") != std::string::npos);
+  CHECK(
+      r.err.find("distconfig: error: jaccl: RDMA is not ready on the links jaccl needs; follow the "
+                 "steps above, or use --backend ring\n") != std::string::npos);
   fs::remove_all(d);
 }
 
@@ -126,8 +134,9 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(env.err.rfind("distconfig: error: --env", 0) == 0);
   auto be = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--backend", "ring"});
   CHECK(be.status == 2);
-  CHECK(be.err == "distconfig: error: --backend: only applies to --over thunderbolt; drop "
-                  "--backend for an Ethernet hostfile\n");
+  CHECK(be.err ==
+        "distconfig: error: --backend: only applies to --over thunderbolt; drop "
+        "--backend for an Ethernet hostfile\n");
   CHECK(run_tool({"--over", "wifi"}).status == 2);
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
@@ -141,7 +150,8 @@ TEST_CASE("--auto-setup, --verify and --teardown need the hosts, not saved probe
     auto r = run_tool({"--hosts", "studio-a,studio-b", flag, "--from-probes", dir.string()});
     CHECK(r.status == 2);
     CHECK(r.err.substr(r.err.rfind("distconfig: error:")) ==
-          "distconfig: error: " + std::string(flag) + ": needs the hosts themselves, not saved probes; drop --from-probes\n");
+          "distconfig: error: " + std::string(flag) +
+              ": needs the hosts themselves, not saved probes; drop --from-probes\n");
   }
 }
 
@@ -157,16 +167,21 @@ TEST_CASE("--check --json gives verdicts per backend for scripts") {
   CHECK(j["verdicts"]["jaccl"]["reason"] == "not a full mesh (2 pair(s) without a cable)");
   CHECK(j["links"].size() == 4);
   CHECK(j["hosts"][0]["management_address"] == "10.10.0.11");
-  auto jaccl = run_tool({"--hosts", kFour, "--check", "--backend", "jaccl", "--from-probes", dir.string()});
+  auto jaccl =
+      run_tool({"--hosts", kFour, "--check", "--backend", "jaccl", "--from-probes", dir.string()});
   CHECK(jaccl.status == 1);
-  CHECK(jaccl.out.find("jaccl: not ready: not a full mesh (2 pair(s) without a cable)\n") != std::string::npos);
+  CHECK(jaccl.out.find("jaccl: not ready: not a full mesh (2 pair(s) without a cable)\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("--check flags mismatched macOS builds") {
   fs::path d = temp_dir("builds");
-  fs::copy(data_dir() / "scenarios" / "pair2_m3ultra_double_cable", d, fs::copy_options::overwrite_existing | fs::copy_options::recursive);
-  std::ofstream(d / "studio-a.sw_vers.txt") << "ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n";
-  std::ofstream(d / "studio-b.sw_vers.txt") << "ProductName:\t\tmacOS\nProductVersion:\t\t26.3\nBuildVersion:\t\t25D60\n";
+  fs::copy(data_dir() / "scenarios" / "pair2_m3ultra_double_cable", d,
+           fs::copy_options::overwrite_existing | fs::copy_options::recursive);
+  std::ofstream(d / "studio-a.sw_vers.txt")
+      << "ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n";
+  std::ofstream(d / "studio-b.sw_vers.txt")
+      << "ProductName:\t\tmacOS\nProductVersion:\t\t26.3\nBuildVersion:\t\t25D60\n";
   auto r = run_tool({"--hosts", "studio-a,studio-b", "--check", "--from-probes", d.string()});
   INFO(r.err);
   CHECK(r.status == 0);
@@ -180,7 +195,9 @@ TEST_CASE("--matrix prints the cable counts") {
   auto dir = data_dir() / "scenarios" / "pair2_m3ultra_double_cable";
   auto r = run_tool({"--hosts", "studio-a,studio-b", "--matrix", "--from-probes", dir.string()});
   CHECK(r.status == 0);
-  CHECK(r.out == "          studio-a  studio-b\nstudio-a         -         2\nstudio-b         2         -\n");
+  CHECK(
+      r.out ==
+      "          studio-a  studio-b\nstudio-a         -         2\nstudio-b         2         -\n");
 }
 
 TEST_CASE("--check on this Linux machine over ethernet reports it ready") {
@@ -222,11 +239,13 @@ TEST_CASE("--format writes another launcher's hostfile, to stdout or atomically 
 TEST_CASE("an unknown --format is a usage error with a suggestion") {
   auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "openmp"});
   CHECK(r.status == 2);
-  CHECK(r.err == "distconfig: error: --format: unknown hostfile format \"openmp\"; did you mean "
-                 "\"openmpi\"?\n");
+  CHECK(r.err ==
+        "distconfig: error: --format: unknown hostfile format \"openmp\"; did you mean "
+        "\"openmpi\"?\n");
   CHECK(r.out.empty());
   auto far = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--format", "yaml"});
   CHECK(far.status == 2);
-  CHECK(far.err == "distconfig: error: --format: unknown hostfile format \"yaml\"; use one of "
-                   "mlx, openmpi, mpich, slurm, deepspeed\n");
+  CHECK(far.err ==
+        "distconfig: error: --format: unknown hostfile format \"yaml\"; use one of "
+        "mlx, openmpi, mpich, slurm, deepspeed\n");
 }

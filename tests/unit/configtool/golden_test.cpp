@@ -105,8 +105,10 @@ TEST_CASE("every scenario case matches the reference exit status, hostfile, DOT 
       CHECK_FALSE(fs::exists(out_file));  // never a half or wrong file
     }
     std::string want_out = slurp(c.dir / ("expected_" + c.name + ".stdout.txt"));
-    if (c.name == "dot") CHECK(r.out == want_out);
-    else if (!want_out.empty()) check_setup_meaning(want_out, r.err);
+    if (c.name == "dot")
+      CHECK(r.out == want_out);
+    else if (!want_out.empty())
+      check_setup_meaning(want_out, r.err);
     fs::remove(out_file);
   }
 }
@@ -115,17 +117,21 @@ TEST_CASE("chain3 with --backend ring names the hosts short of cables and the pa
   // The reference prints "Could not find a full ring" and the rings; we also
   // say which hosts need a cable and which ports are free.
   auto dir = data_dir() / "scenarios" / "chain3_m3ultra_missing_cable";
-  auto r = run_tool({"--hosts", "studio-a,studio-b,studio-c", "--backend", "ring",
-                     "--from-probes", dir.string()});
+  auto r = run_tool({"--hosts", "studio-a,studio-b,studio-c", "--backend", "ring", "--from-probes",
+                     dir.string()});
   CHECK(r.status == 1);
   CHECK(r.out.empty());
-  const std::string free = "Thunderbolt 1 (en2), Thunderbolt 3 (en4), Thunderbolt 4 (en5), "
-                           "Thunderbolt 5 (en6), Thunderbolt 6 (en7)";
+  const std::string free =
+      "Thunderbolt 1 (en2), Thunderbolt 3 (en4), Thunderbolt 4 (en5), "
+      "Thunderbolt 5 (en6), Thunderbolt 6 (en7)";
   CHECK(r.err ==
-        "distconfig: studio-a is cabled to 1 host(s), a ring needs 2; free ports: " + free + "\n"
-        "distconfig: studio-c is cabled to 1 host(s), a ring needs 2; free ports: " + free + "\n"
-        "distconfig: longest ring found: studio-a,studio-b\n"
-        "distconfig: longest ring found: studio-b,studio-c\n"
-        "distconfig: error: ring: no ring through all 3 hosts; add the cables listed above; "
-        "run with --dot to see the cabling\n");
+        "distconfig: studio-a is cabled to 1 host(s), a ring needs 2; free ports: " + free +
+            "\n"
+            "distconfig: studio-c is cabled to 1 host(s), a ring needs 2; free ports: " +
+            free +
+            "\n"
+            "distconfig: longest ring found: studio-a,studio-b\n"
+            "distconfig: longest ring found: studio-b,studio-c\n"
+            "distconfig: error: ring: no ring through all 3 hosts; add the cables listed above; "
+            "run with --dot to see the cabling\n");
 }

@@ -2,9 +2,9 @@
 // one catch site), capturing stdout, stderr and the exit status.
 #pragma once
 
+#include <unistd.h>
 #include <filesystem>
 #include <sstream>
-#include <unistd.h>
 #include <string>
 #include <vector>
 

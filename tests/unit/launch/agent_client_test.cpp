@@ -214,9 +214,9 @@ TEST_CASE("the locator's channel becomes the agent, which answers the checks fir
 
 TEST_CASE("a locator that ends without finding an agent leaves no agent", "[launch][agent]") {
   auto agent = unstarted_agent();
-  auto done = agent->start_with_preflight(std::string("echo '") + std::string(kNoAgentMarker) +
-                                              "Darwin arm64'; echo oops >&2; exit 3",
-                                          agent_timing(5, kFirstRankWait));
+  auto done = agent->start_with_preflight(
+      std::string("echo '") + std::string(kNoAgentMarker) + "Darwin arm64'; echo oops >&2; exit 3",
+      agent_timing(5, kFirstRankWait));
   auto r = opened(done);
   CHECK(r.agent.empty());
   CHECK(r.system == "Darwin arm64");
@@ -272,7 +272,8 @@ TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch]
   std::FILE* err = std::tmpfile();
   auto agent = std::make_shared<AgentClient>(
       std::make_shared<ssh::LocalExecutor>("localhost"), agent_command(), err,
-      agent_frames::Pairs{{"heartbeat_limit", "5"}, {"idle_limit", "5"}, {"first_rank_wait", "60"}});
+      agent_frames::Pairs{
+          {"heartbeat_limit", "5"}, {"idle_limit", "5"}, {"first_rank_wait", "60"}});
   auto run = run_on(local_plan(1, {"sleep", "30"}), quiet_options(), agent);
   CHECK(run.result.exit_code == 255);
   CHECK(run.result.reason.find("its host agent ended (status 0) before the rank did") !=

@@ -43,7 +43,7 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
   auto p = af::parse_header(af::Channel::to_agent, p_line);
   REQUIRE(p);
   CHECK((p->kind == 'P' && p->sized && p->size == 3 && p_rest == "a=1"));
-  CHECK(p_line == "P 3");  // no id: its only field is the size
+  CHECK(p_line == "P 3");                  // no id: its only field is the size
   CHECK_THROWS(agent_frame('O', 1, "x"));  // the agent's, not ours
   const std::string secret(64, 'f');
   struct {

@@ -181,8 +181,9 @@ TEST_CASE("an agent of another protocol is refused with the remedy, never passed
   auto quiet = preflight_with({(dir / "no-answer").string()}, own_copy(this_system()));
   REQUIRE(quiet.report.agent_problems.size() == 1);
   CHECK(quiet.report.agent_problems[0] ==
-        "localhost: " + (dir / "no-answer").string() + " did not start as a host agent of protocol " +
-            std::to_string(kAgentProtocol) + " (it ended before answering the checks, exit 0); " + remedy);
+        "localhost: " + (dir / "no-answer").string() +
+            " did not start as a host agent of protocol " + std::to_string(kAgentProtocol) +
+            " (it ended before answering the checks, exit 0); " + remedy);
   // None of them was passed over for a copy.
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
 }

@@ -59,8 +59,7 @@ TEST_CASE("the dry run shows every rank, its environment and never the secret",
   CHECK(text.find("# command: echo 'hi there'\n") != std::string::npos);
   auto j = nlohmann::json::parse(render_plan_json(plan, WrapperSettings{}));
   CHECK(j["ranks"][1]["env"]["MLX_RANK"] == "1");
-  CHECK(j["ranks"][0]["files"]["ring.json"] ==
-        R"([["127.0.0.1:32323"], ["127.0.0.1:32324"]])");
+  CHECK(j["ranks"][0]["files"]["ring.json"] == R"([["127.0.0.1:32323"], ["127.0.0.1:32324"]])");
   // The start request's arguments end with the command's words, unquoted.
   auto args = j["ranks"][0]["agent_args"].get<std::vector<std::string>>();
   REQUIRE(args.size() >= 2);
@@ -84,8 +83,9 @@ TEST_CASE("the JSON plan carries its schema and is laid out as one dump(2) of th
 TEST_CASE("every rank of a large plan shares one copy of the ring list", "[launch][plan]") {
   hostfile::Hostfile hf;
   for (int i = 0; i < 512; ++i)
-    hf.hosts.push_back({"n" + std::to_string(i), {"10.0." + std::to_string(i / 256) + "." +
-                                                  std::to_string(i % 256)}, {}});
+    hf.hosts.push_back({"n" + std::to_string(i),
+                        {"10.0." + std::to_string(i / 256) + "." + std::to_string(i % 256)},
+                        {}});
   LaunchOptions o;
   o.command = {"true"};
   Plan plan = build_plan(hf, o, nullptr, "j1");

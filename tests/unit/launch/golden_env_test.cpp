@@ -54,10 +54,12 @@ LaunchOptions parse_argv(const std::string& argv, std::string& hostfile_name) {
     if (w[i] == "--hostfile") {
       const std::string& v = w[++i];
       hostfile_name = v.substr(1, v.size() - 2);  // "<name>"
-    }
-    else if (w[i] == "--cwd") o.cwd = w[++i];
-    else if (w[i] == "--connections-per-ip") o.connections_per_ip = std::stoi(w[++i]);
-    else FAIL("unexpected reference flag " << w[i]);
+    } else if (w[i] == "--cwd")
+      o.cwd = w[++i];
+    else if (w[i] == "--connections-per-ip")
+      o.connections_per_ip = std::stoi(w[++i]);
+    else
+      FAIL("unexpected reference flag " << w[i]);
   }
   return o;
 }
@@ -72,9 +74,9 @@ void check_scenario(const std::string& dir, const std::string& launch,
   REQUIRE(plan.ranks.size() == hosts.size());
   for (size_t r = 0; r < hosts.size(); ++r) {
     INFO(dir << " " << launch << " rank " << r);
-    Reference ref = parse_reference(test::read_data(
-        "launch/" + dir + "/expected_" + launch + ".rank" + std::to_string(r) + "." + hosts[r] +
-        ".remote_script.txt"));
+    Reference ref =
+        parse_reference(test::read_data("launch/" + dir + "/expected_" + launch + ".rank" +
+                                        std::to_string(r) + "." + hosts[r] + ".remote_script.txt"));
     const RankSpec& rank = plan.ranks[r];
     CHECK(rank.host == hosts[r]);
     std::map<std::string, std::string> mlx_env, files;

@@ -1,8 +1,8 @@
 // The launch plan: ranks onto hosts, backend choice, distkit's own
 // variables, and the exact errors for bad input.
+#include "distkit/launch/plan.hpp"
 #include "catch.hpp"
 #include "distkit/hostfile/host_list.hpp"
-#include "distkit/launch/plan.hpp"
 #include "distkit/util/error.hpp"
 
 using namespace distkit;

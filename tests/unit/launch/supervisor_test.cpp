@@ -65,8 +65,7 @@ TEST_CASE("teardown leaves no process in any rank's process group", "[launch][su
   }
 }
 
-TEST_CASE("a rank that ignores SIGTERM is killed after the grace period",
-          "[launch][supervisor]") {
+TEST_CASE("a rank that ignores SIGTERM is killed after the grace period", "[launch][supervisor]") {
   auto plan = local_plan(2, {"sh", "-c",
                              "if [ $MLX_RANK = 0 ]; then exit 7; fi; trap '' TERM; "
                              "sleep 60 & wait; sleep 60"});
@@ -139,10 +138,10 @@ TEST_CASE("binary stdin reaches the rank byte for byte", "[launch][supervisor]")
 
 TEST_CASE("lines stay whole under heavy concurrent output", "[launch][supervisor]") {
   // 4 ranks x 3000 lines of 300 bytes, written in odd-sized pieces.
-  auto plan = local_plan(
-      4, {"sh", "-c",
-          "awk -v r=$MLX_RANK 'BEGIN { s = \"\"; for (i = 0; i < 296; i++) s = s r; "
-          "for (i = 0; i < 3000; i++) printf \"%s %03d\\n\", s, i % 1000 }'"});
+  auto plan =
+      local_plan(4, {"sh", "-c",
+                     "awk -v r=$MLX_RANK 'BEGIN { s = \"\"; for (i = 0; i < 296; i++) s = s r; "
+                     "for (i = 0; i < 3000; i++) printf \"%s %03d\\n\", s, i % 1000 }'"});
   auto o = quiet_options();
   o.tag_output = true;
   auto run = run_local(plan, o);

@@ -161,8 +161,10 @@ TEST_CASE("local rank 0's wrapper removes only dead wrappers' dirs of its host a
     r1.cmd->close_stdin();
     fs::remove_all(tmp / "distlaunch.dead");
   }
-  if (old_tmpdir) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (old_tmpdir)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   fs::remove_all(tmp);
 }
 

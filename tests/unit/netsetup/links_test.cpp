@@ -1,7 +1,7 @@
 // The --links file: cables declared by hand, with one-line errors naming
 // the file and line for every malformed input.
-#include "catch.hpp"
 #include "distkit/netsetup/links.hpp"
+#include "catch.hpp"
 #include "distkit/util/error.hpp"
 
 using namespace distkit;
@@ -19,8 +19,9 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a links file declares one cable per line, with comments and blank lines") {
-  auto c = parse_links("# ring of 3\n\nh1:eth1 h2:eth1\n  h2:eth2\th3:tb-1  # second\nh3:eth2 10.0.0.1:eth2\n",
-                       "cables.txt");
+  auto c = parse_links(
+      "# ring of 3\n\nh1:eth1 h2:eth1\n  h2:eth2\th3:tb-1  # second\nh3:eth2 10.0.0.1:eth2\n",
+      "cables.txt");
   REQUIRE(c.size() == 3);
   CHECK(c[0].a == Endpoint{"h1", "eth1"});
   CHECK(c[1].b == Endpoint{"h3", "tb-1"});
@@ -28,17 +29,36 @@ TEST_CASE("a links file declares one cable per line, with comments and blank lin
 }
 
 TEST_CASE("malformed links files are rejected with the file, line and a remedy") {
-  CHECK(error_of("h1:eth1\n") == "cables.txt:1: expected 2 endpoints, found 1; write one cable per line as hostA:ifA hostB:ifB");
-  CHECK(error_of("\nh1:eth1 h2:eth1 h3:eth1\n") == "cables.txt:2: expected 2 endpoints, found 3; write one cable per line as hostA:ifA hostB:ifB");
-  CHECK(error_of("h1 h2\n") == "cables.txt:1: \"h1\" has no ':' between host and interface; write one cable per line as hostA:ifA hostB:ifB");
-  CHECK(error_of(":eth1 h2:eth1\n") == "cables.txt:1: \":eth1\" has no valid host name before ':'; write one cable per line as hostA:ifA hostB:ifB");
-  CHECK(error_of("h1:eth/1 h2:eth1\n") == "cables.txt:1: \"eth/1\" is not an interface name; use 1 to 15 characters of letters, digits, '_', '.', '-'");
-  CHECK(error_of("h1: h2:eth1\n") == "cables.txt:1: \"\" is not an interface name; use 1 to 15 characters of letters, digits, '_', '.', '-'");
-  CHECK(error_of("h1:averyveryverylongname h2:eth1\n") == "cables.txt:1: \"averyveryverylongname\" is not an interface name; use 1 to 15 characters of letters, digits, '_', '.', '-'");
-  CHECK(error_of("h1:eth1 h1:eth2\n") == "cables.txt:1: cable from h1 to itself; a cable joins two different hosts");
-  CHECK(error_of("h1:eth1 h2:eth1\nh3:eth1 h1:eth1\n") == "cables.txt:2: h1:eth1 is already cabled on line 1; an interface carries one cable");
-  CHECK(error_of("# nothing\n\n") == "cables.txt: declares no cable; write one cable per line as hostA:ifA hostB:ifB");
-  CHECK(error_of(std::string("h1:e\0th h2:eth1\n", 16)) == "cables.txt:1: \"e?th\" is not an interface name; use 1 to 15 characters of letters, digits, '_', '.', '-'");
+  CHECK(error_of("h1:eth1\n") ==
+        "cables.txt:1: expected 2 endpoints, found 1; write one cable per line as hostA:ifA "
+        "hostB:ifB");
+  CHECK(error_of("\nh1:eth1 h2:eth1 h3:eth1\n") ==
+        "cables.txt:2: expected 2 endpoints, found 3; write one cable per line as hostA:ifA "
+        "hostB:ifB");
+  CHECK(error_of("h1 h2\n") ==
+        "cables.txt:1: \"h1\" has no ':' between host and interface; write one cable per line as "
+        "hostA:ifA hostB:ifB");
+  CHECK(error_of(":eth1 h2:eth1\n") ==
+        "cables.txt:1: \":eth1\" has no valid host name before ':'; write one cable per line as "
+        "hostA:ifA hostB:ifB");
+  CHECK(error_of("h1:eth/1 h2:eth1\n") ==
+        "cables.txt:1: \"eth/1\" is not an interface name; use 1 to 15 characters of letters, "
+        "digits, '_', '.', '-'");
+  CHECK(error_of("h1: h2:eth1\n") ==
+        "cables.txt:1: \"\" is not an interface name; use 1 to 15 characters of letters, digits, "
+        "'_', '.', '-'");
+  CHECK(error_of("h1:averyveryverylongname h2:eth1\n") ==
+        "cables.txt:1: \"averyveryverylongname\" is not an interface name; use 1 to 15 characters "
+        "of letters, digits, '_', '.', '-'");
+  CHECK(error_of("h1:eth1 h1:eth2\n") ==
+        "cables.txt:1: cable from h1 to itself; a cable joins two different hosts");
+  CHECK(error_of("h1:eth1 h2:eth1\nh3:eth1 h1:eth1\n") ==
+        "cables.txt:2: h1:eth1 is already cabled on line 1; an interface carries one cable");
+  CHECK(error_of("# nothing\n\n") ==
+        "cables.txt: declares no cable; write one cable per line as hostA:ifA hostB:ifB");
+  CHECK(error_of(std::string("h1:e\0th h2:eth1\n", 16)) ==
+        "cables.txt:1: \"e?th\" is not an interface name; use 1 to 15 characters of letters, "
+        "digits, '_', '.', '-'");
 }
 
 TEST_CASE("every host of a links file must be in the host list") {
@@ -48,7 +68,8 @@ TEST_CASE("every host of a links file must be in the host list") {
     check_link_hosts(c, {"h1", "h2", "h3"}, "cables.txt");
     FAIL("no error");
   } catch (const UsageError& e) {
-    CHECK(std::string(e.what()) == "cables.txt: host \"hh3\" is not in the host list; did you mean \"h3\"?");
+    CHECK(std::string(e.what()) ==
+          "cables.txt: host \"hh3\" is not in the host list; did you mean \"h3\"?");
   }
 }
 

@@ -1,7 +1,7 @@
 // Parsing what a host has now: addresses with prefixes and routes, from
 // Linux `ip` and macOS `ifconfig`/`netstat` text, and the state records.
-#include "catch.hpp"
 #include "distkit/netsetup/net_state.hpp"
+#include "catch.hpp"
 #include "test_data.hpp"
 
 using namespace distkit::netsetup;
@@ -18,20 +18,25 @@ TEST_CASE("ip -o addr gives every IPv4 address with its prefix") {
 }
 
 TEST_CASE("macOS ifconfig netmasks in hex become prefixes (real capture)") {
-  auto a = parse_ifconfig_cidrs(read_data("netsetup/ifconfig_bridge0_macmini_3members_ip_mtu9000_mlx1903.txt"));
+  auto a = parse_ifconfig_cidrs(
+      read_data("netsetup/ifconfig_bridge0_macmini_3members_ip_mtu9000_mlx1903.txt"));
   REQUIRE(a.size() == 1);
   CHECK(a[0].iface == "bridge0");
   CHECK(a[0].cidr.prefix == 24);
-  auto b = parse_ifconfig_cidrs("en3: flags=8863<UP> mtu 1500\n\tinet 10.213.0.1 netmask 0xfffffffc broadcast 10.213.0.3\n"
-                                "eth0: flags=4163<UP>  mtu 1500\n        inet 10.77.1.2  netmask 255.255.255.0  broadcast 10.77.1.255\n");
+  auto b = parse_ifconfig_cidrs(
+      "en3: flags=8863<UP> mtu 1500\n\tinet 10.213.0.1 netmask 0xfffffffc broadcast 10.213.0.3\n"
+      "eth0: flags=4163<UP>  mtu 1500\n        inet 10.77.1.2  netmask 255.255.255.0  broadcast "
+      "10.77.1.255\n");
   REQUIRE(b.size() == 2);
   CHECK(b[0].cidr.str() == "10.213.0.1/30");
   CHECK(b[1].cidr.str() == "10.77.1.2/24");
 }
 
 TEST_CASE("ip route and macOS netstat routes, with abbreviated networks") {
-  auto r = parse_ip_routes("default via 10.77.1.1 dev eth0\n10.77.1.0/24 dev eth0 proto kernel scope link src 10.77.1.2\n"
-                           "10.213.0.2 dev eth1 scope link\nblackhole 10.9.0.0/16\n");
+  auto r = parse_ip_routes(
+      "default via 10.77.1.1 dev eth0\n10.77.1.0/24 dev eth0 proto kernel scope link src "
+      "10.77.1.2\n"
+      "10.213.0.2 dev eth1 scope link\nblackhole 10.9.0.0/16\n");
   REQUIRE(r.size() == 4);
   CHECK(r[0].dest.prefix == 0);
   CHECK(r[1].dest.str() == "10.77.1.0/24");
@@ -39,10 +44,14 @@ TEST_CASE("ip route and macOS netstat routes, with abbreviated networks") {
   CHECK(r[2].iface == "eth1");
   CHECK(r[3].dest.str() == "10.9.0.0/16");
   auto m = parse_netstat_routes(
-      "Routing tables\n\nInternet:\nDestination        Gateway            Flags               Netif Expire\n"
-      "default            192.168.1.1        UGScg                 en0\n127                127.0.0.1          UCS                   lo0\n"
-      "169.254            link#6             UCS                   en0      !\n192.168.1          link#6             UCS                   en0      !\n"
-      "10.213.0.0/30      link#14            UC                    en3      !\n10.213.0.2         link#14            UHS                   en3\n");
+      "Routing tables\n\nInternet:\nDestination        Gateway            Flags               "
+      "Netif Expire\n"
+      "default            192.168.1.1        UGScg                 en0\n127                "
+      "127.0.0.1          UCS                   lo0\n"
+      "169.254            link#6             UCS                   en0      !\n192.168.1          "
+      "link#6             UCS                   en0      !\n"
+      "10.213.0.0/30      link#14            UC                    en3      !\n10.213.0.2         "
+      "link#14            UHS                   en3\n");
   REQUIRE(m.size() == 6);
   CHECK(m[1].dest.str() == "127.0.0.0/8");
   CHECK(m[2].dest.str() == "169.254.0.0/16");
@@ -53,7 +62,8 @@ TEST_CASE("ip route and macOS netstat routes, with abbreviated networks") {
 }
 
 TEST_CASE("state records: known kinds kept, anything else skipped") {
-  auto r = parse_state_records("addr eth1 10.213.0.1/30\nroute eth1 10.213.0.2\nbogus x\naddr eth1\nbridgedown bridge0\n");
+  auto r = parse_state_records(
+      "addr eth1 10.213.0.1/30\nroute eth1 10.213.0.2\nbogus x\naddr eth1\nbridgedown bridge0\n");
   REQUIRE(r.size() == 3);
   CHECK(r[0].kind == "addr");
   CHECK(r[2].args == std::vector<std::string>{"bridge0"});

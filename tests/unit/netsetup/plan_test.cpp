@@ -17,10 +17,13 @@ namespace {
 
 const std::vector<std::string> kFour{"studio-a", "studio-b", "studio-c", "studio-d"};
 
-Cidr subnet(const char* s) { return parse_subnet(s, "--subnet"); }
+Cidr subnet(const char* s) {
+  return parse_subnet(s, "--subnet");
+}
 
 // The reference's steps for every host, rebuilt from our plan.
-std::map<std::string, test::RefHost> steps_of(const Plan& plan, const std::vector<std::string>& hosts) {
+std::map<std::string, test::RefHost> steps_of(const Plan& plan,
+                                              const std::vector<std::string>& hosts) {
   std::map<std::string, test::RefHost> out;
   for (const auto& h : hosts) {
     out[h].bridge_down = true;
@@ -36,14 +39,17 @@ std::map<std::string, test::RefHost> steps_of(const Plan& plan, const std::vecto
 void check_reference(const std::string& scenario, const std::vector<std::string>& hosts) {
   auto t = test::scenario_topology(scenario, hosts);
   auto plan = plan_addresses(cables_from_topology(t), subnet("192.168.0.0/16"), {});
-  auto want = test::parse_reference_setup(read_data("scenarios/" + scenario + "/expected_auto.stdout.txt"));
+  auto want =
+      test::parse_reference_setup(read_data("scenarios/" + scenario + "/expected_auto.stdout.txt"));
   REQUIRE(want.size() == hosts.size());
   auto got = steps_of(plan, hosts);
   for (const auto& h : hosts) {
     INFO(scenario + " " + h);
     // Same links and addresses; the order within a host may differ.
     auto w = want[h].steps, g = got[h].steps;
-    auto by_iface = [](const test::RefStep& x, const test::RefStep& y) { return x.iface < y.iface; };
+    auto by_iface = [](const test::RefStep& x, const test::RefStep& y) {
+      return x.iface < y.iface;
+    };
     std::sort(w.begin(), w.end(), by_iface);
     std::sort(g.begin(), g.end(), by_iface);
     CHECK(g == w);
@@ -52,7 +58,9 @@ void check_reference(const std::string& scenario, const std::vector<std::string>
 
 }  // namespace
 
-TEST_CASE("with the reference's 192.168.0.0/16 the plan gives the reference's addresses (mesh, ring, double cable)") {
+TEST_CASE(
+    "with the reference's 192.168.0.0/16 the plan gives the reference's addresses (mesh, ring, "
+    "double cable)") {
   check_reference("mesh4_m3ultra_rdma", kFour);
   check_reference("ring4_m3ultra_rdma", kFour);
   check_reference("pair2_m3ultra_double_cable", {"studio-a", "studio-b"});
@@ -76,7 +84,8 @@ TEST_CASE("the default subnet gives one /30 per cable in 10.213.0.0/16") {
 
 TEST_CASE("the plan does not depend on the order the hosts were probed in") {
   auto t1 = test::scenario_topology("ring4_m3ultra_rdma", kFour);
-  auto t2 = test::scenario_topology("ring4_m3ultra_rdma", {"studio-c", "studio-a", "studio-d", "studio-b"});
+  auto t2 = test::scenario_topology("ring4_m3ultra_rdma",
+                                    {"studio-c", "studio-a", "studio-d", "studio-b"});
   auto p1 = plan_addresses(cables_from_topology(t1), subnet(kDefaultSubnet), {});
   auto p2 = plan_addresses(cables_from_topology(t2), subnet(kDefaultSubnet), {});
   std::map<std::string, std::string> a1, a2;  // host:iface -> address
@@ -111,8 +120,9 @@ TEST_CASE("a host already using the default range is planned around, and the ski
   CHECK(plan.links[0].net.str() == "10.213.0.0/30");
   CHECK(moved.links[0].net.str() == "10.213.0.8/30");
   CHECK(moved.links[1].net.str() == "10.213.0.12/30");
-  CHECK(moved.skips == std::vector<std::string>{"10.213.0.0/30: studio-b has 10.213.0.5/29 on en0",
-                                                "10.213.0.4/30: studio-b has 10.213.0.5/29 on en0"});
+  CHECK(moved.skips ==
+        std::vector<std::string>{"10.213.0.0/30: studio-b has 10.213.0.5/29 on en0",
+                                 "10.213.0.4/30: studio-b has 10.213.0.5/29 on en0"});
   hosts["studio-a"].routes.push_back({"en0", *parse_cidr("10.213.0.8/29")});
   auto again = plan_addresses(cables_from_topology(t), subnet(kDefaultSubnet), hosts);
   CHECK(again.links[0].net.str() == "10.213.0.20/30");
@@ -128,7 +138,8 @@ TEST_CASE("what an earlier setup recorded as its own does not move the plan") {
   CHECK(plan.links[0].net.str() == "10.213.0.0/30");
   CHECK(plan.skips.empty());
   hosts["h1"].records.clear();  // the same address, not ours: planned around
-  CHECK(plan_addresses(cables, subnet(kDefaultSubnet), hosts).links[0].net.str() == "10.213.0.4/30");
+  CHECK(plan_addresses(cables, subnet(kDefaultSubnet), hosts).links[0].net.str() ==
+        "10.213.0.4/30");
 }
 
 TEST_CASE("a subnet too small for the cables is a usage error naming it") {
@@ -155,8 +166,14 @@ TEST_CASE("--subnet must be a network between /8 and /30 without host bits") {
     }
     return std::string("no error");
   };
-  CHECK(msg("10.213.0.1/16") == "--subnet: \"10.213.0.1/16\" has host bits set; did you mean 10.213.0.0/16?");
-  CHECK(msg("10.0.0.0/31") == "--subnet: /31 is outside /8../30; a /30 per cable needs a network of /30 or larger (and at most /8)");
-  CHECK(msg("10.0.0.0") == "--subnet: \"10.0.0.0\" is not an IPv4 network; write it as a.b.c.d/n, e.g. 10.213.0.0/16");
-  CHECK(msg("10.0.0.256/24") == "--subnet: \"10.0.0.256/24\" is not an IPv4 network; write it as a.b.c.d/n, e.g. 10.213.0.0/16");
+  CHECK(msg("10.213.0.1/16") ==
+        "--subnet: \"10.213.0.1/16\" has host bits set; did you mean 10.213.0.0/16?");
+  CHECK(msg("10.0.0.0/31") ==
+        "--subnet: /31 is outside /8../30; a /30 per cable needs a network of /30 or larger (and "
+        "at most /8)");
+  CHECK(msg("10.0.0.0") ==
+        "--subnet: \"10.0.0.0\" is not an IPv4 network; write it as a.b.c.d/n, e.g. 10.213.0.0/16");
+  CHECK(msg("10.0.0.256/24") ==
+        "--subnet: \"10.0.0.256/24\" is not an IPv4 network; write it as a.b.c.d/n, e.g. "
+        "10.213.0.0/16");
 }

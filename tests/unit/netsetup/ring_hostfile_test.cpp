@@ -21,7 +21,8 @@ std::string ring_hostfile_for(const std::string& scenario, const std::vector<std
   REQUIRE(a.ring);
   auto plan = netsetup::plan_addresses(netsetup::cables_from_topology(t),
                                        netsetup::parse_subnet("192.168.0.0/16", "--subnet"), {});
-  return hostfile::serialize(topology::ring_hostfile(t, netsetup::link_addresses(plan), *a.ring, {}));
+  return hostfile::serialize(
+      topology::ring_hostfile(t, netsetup::link_addresses(plan), *a.ring, {}));
 }
 
 const std::vector<std::string> kFour{"studio-a", "studio-b", "studio-c", "studio-d"};

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "distkit/netsetup/from_topology.hpp"
 #include "../topology/builders.hpp"  // scenario_hosts
+#include "distkit/netsetup/from_topology.hpp"
 #include "distkit/topology/topology.hpp"
 
 namespace distkit::test {
@@ -39,9 +39,12 @@ inline std::map<std::string, RefHost> parse_reference_setup(const std::string& t
     std::istringstream ws(line);
     std::vector<std::string> w;
     for (std::string x; ws >> x;) w.push_back(x);
-    if (w.size() == 3 && w[0] == "Setup" && w[1] == "for") host = w[2];
-    else if (w.size() == 4 && w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down") out[host].bridge_down = true;
-    else if (w.size() == 7 && w[1] == "ifconfig" && w[3] == "inet") out[host].steps.push_back({w[2], w[4], w[6], ""});
+    if (w.size() == 3 && w[0] == "Setup" && w[1] == "for")
+      host = w[2];
+    else if (w.size() == 4 && w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down")
+      out[host].bridge_down = true;
+    else if (w.size() == 7 && w[1] == "ifconfig" && w[3] == "inet")
+      out[host].steps.push_back({w[2], w[4], w[6], ""});
     else if (w.size() == 6 && w[1] == "route" && w[2] == "change" && !out[host].steps.empty())
       out[host].steps.back().peer = w[3] + "%" + w[5];
   }

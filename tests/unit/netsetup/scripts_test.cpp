@@ -27,7 +27,8 @@ namespace {
 
 const std::vector<std::string> kFour{"studio-a", "studio-b", "studio-c", "studio-d"};
 
-Plan scenario_plan(const std::string& scenario, const std::vector<std::string>& hosts, const char* subnet) {
+Plan scenario_plan(const std::string& scenario, const std::vector<std::string>& hosts,
+                   const char* subnet) {
   auto t = test::scenario_topology(scenario, hosts);
   return plan_addresses(cables_from_topology(t), parse_subnet(subnet, "--subnet"), {});
 }
@@ -42,9 +43,11 @@ test::RefHost meaning_of(const std::string& commands) {
     CHECK(w[0] == "sudo");
     if (w[1] == "ifconfig" && w[2] == "bridge0" && w[3] == "down") {
       h.bridge_down = true;
-    } else if (w[1] == "ifconfig" && w.size() == 8 && w[3] == "inet" && w[5] == "netmask" && w[7] == "alias") {
+    } else if (w[1] == "ifconfig" && w.size() == 8 && w[3] == "inet" && w[5] == "netmask" &&
+               w[7] == "alias") {
       h.steps.push_back({w[2], w[4], w[6], ""});
-    } else if (w[1] == "route" && w.size() == 8 && w[3] == "add" && w[4] == "-host" && w[6] == "-interface") {
+    } else if (w[1] == "route" && w.size() == 8 && w[3] == "add" && w[4] == "-host" &&
+               w[6] == "-interface") {
       REQUIRE(!h.steps.empty());
       CHECK(h.steps.back().iface == w[7]);
       h.steps.back().peer = w[5] + "%" + w[7];
@@ -57,7 +60,8 @@ test::RefHost meaning_of(const std::string& commands) {
 
 void check_against_reference(const std::string& scenario, const std::vector<std::string>& hosts) {
   auto plan = scenario_plan(scenario, hosts, "192.168.0.0/16");
-  auto want = test::parse_reference_setup(read_data("scenarios/" + scenario + "/expected_auto.stdout.txt"));
+  auto want =
+      test::parse_reference_setup(read_data("scenarios/" + scenario + "/expected_auto.stdout.txt"));
   SetupOptions o;
   o.bridge = BridgeMode::down;
   for (const auto& h : hosts) {
@@ -65,7 +69,9 @@ void check_against_reference(const std::string& scenario, const std::vector<std:
     auto got = meaning_of(setup_commands({h, Os::macOS, "/s"}, plan, o));
     CHECK(got.bridge_down == want[h].bridge_down);
     auto w = want[h].steps, g = got.steps;
-    auto by_iface = [](const test::RefStep& x, const test::RefStep& y) { return x.iface < y.iface; };
+    auto by_iface = [](const test::RefStep& x, const test::RefStep& y) {
+      return x.iface < y.iface;
+    };
     std::sort(w.begin(), w.end(), by_iface);
     std::sort(g.begin(), g.end(), by_iface);
     CHECK(g == w);
@@ -77,14 +83,16 @@ std::string read_file_text(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-std::string golden_path(const std::string& name) { return "netsetup/golden/" + name; }
+std::string golden_path(const std::string& name) {
+  return "netsetup/golden/" + name;
+}
 
 // The lines of `text` that are not lines of any netsetup template.
 std::string novel_lines(const std::string& text) {
   std::set<std::string_view> known;
-  for (const char* t : {"netsetup_common.sh", "netsetup_linux.sh", "netsetup_macos.sh", "netsetup_verify.sh",
-                        "netsetup_persist.sh", "netsetup_state.sh", "netsetup_launchd.plist",
-                        "netsetup_systemd.service"})
+  for (const char* t : {"netsetup_common.sh", "netsetup_linux.sh", "netsetup_macos.sh",
+                        "netsetup_verify.sh", "netsetup_persist.sh", "netsetup_state.sh",
+                        "netsetup_launchd.plist", "netsetup_systemd.service"})
     for (auto l : split_lines(template_text(t))) known.insert(l);
   std::string out;
   for (auto l : split_lines(text))
@@ -105,7 +113,8 @@ void check_golden(const std::string& name, const std::string& full) {
 
 // `sh -n` on the text: the scripts must at least parse as POSIX sh.
 int sh_syntax(const std::string& text) {
-  fs::path p = fs::temp_directory_path() / ("netsetup-syntax-" + std::to_string(::getpid()) + ".sh");
+  fs::path p =
+      fs::temp_directory_path() / ("netsetup-syntax-" + std::to_string(::getpid()) + ".sh");
   std::ofstream(p, std::ios::binary) << text;
   int rc = std::system(("sh -n " + p.string() + " 2>/dev/null").c_str());
   fs::remove(p);
@@ -188,13 +197,15 @@ TEST_CASE("teardown undoes known records, drops those already gone, keeps and na
   fs::path dir = fs::temp_directory_path() / ("netsetup-teardown-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::path state = dir / "state", out = dir / "out", script = dir / "teardown.sh";
-  std::ofstream(state) << "addr dkno0 10.213.9.1/30\nbridgeout bridge0 en3\nroute dkno0 10.213.9.2\n";
+  std::ofstream(state)
+      << "addr dkno0 10.213.9.1/30\nbridgeout bridge0 en3\nroute dkno0 10.213.9.2\n";
   std::ofstream(script) << teardown_script({"h1", Os::Linux, state.string()});
   int rc = std::system(("sh " + script.string() + " >" + out.string() + " 2>&1").c_str());
   CHECK(rc != 0);
   CHECK(read_file_text(out) ==
         "NS same no route to 10.213.9.2 via dkno0\n"
-        "NS failed undo bridgeout bridge0 en3: unknown record \"bridgeout\" (written by another version or OS?)\n"
+        "NS failed undo bridgeout bridge0 en3: unknown record \"bridgeout\" (written by another "
+        "version or OS?)\n"
         "NS same address 10.213.9.1/30 not on dkno0\n"
         "NS end 1\n");
   CHECK(read_file_text(state) == "bridgeout bridge0 en3\n");
@@ -213,10 +224,11 @@ struct FakeMac {
   ~FakeMac() { fs::remove_all(dir); }
   // Runs `script` against the stand-in Mac; returns its "NS" output.
   std::string run(const std::string& script) {
-    std::ofstream(dir / "run.sh") << "FAKE=" << (dir / "fake").string() << "\nDATA="
-                                  << (test::data_dir() / "netsetup").string() << "\n"
+    std::ofstream(dir / "run.sh") << "FAKE=" << (dir / "fake").string()
+                                  << "\nDATA=" << (test::data_dir() / "netsetup").string() << "\n"
                                   << read_data("netsetup/macos_fake.sh") << script;
-    std::system(("sh " + (dir / "run.sh").string() + " >" + (dir / "out").string() + " 2>&1").c_str());
+    std::system(
+        ("sh " + (dir / "run.sh").string() + " >" + (dir / "out").string() + " 2>&1").c_str());
     return read_file_text(dir / "out");
   }
   std::string file(const std::string& name) { return read_file_text(dir / "fake" / name); }
@@ -224,26 +236,33 @@ struct FakeMac {
 
 }  // namespace
 
-TEST_CASE("the macOS scripts on a stand-in Mac: ports out of bridge0, addresses, routes; again: no change; teardown restores") {
+TEST_CASE(
+    "the macOS scripts on a stand-in Mac: ports out of bridge0, addresses, routes; again: no "
+    "change; teardown restores") {
   auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
   FakeMac mac;
   HostTarget h{"studio-a", Os::macOS, (mac.dir / "state").string()};
   CHECK(mac.run(setup_script(h, plan, {})) ==
         "NS changed took en3 out of bridge0\nNS changed took en4 out of bridge0\n"
         "NS changed address 10.213.0.1/30 on en3\nNS changed route to 10.213.0.2 via en3\n"
-        "NS changed address 10.213.0.5/30 on en4\nNS changed route to 10.213.0.6 via en4\nNS end 0\n");
+        "NS changed address 10.213.0.5/30 on en4\nNS changed route to 10.213.0.6 via en4\nNS end "
+        "0\n");
   CHECK(mac.file("members") == "en2\n");
   CHECK(mac.file("log") ==
         "ifconfig bridge0 deletem en3\nifconfig bridge0 deletem en4\n"
-        "ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.2 -interface en3\n"
-        "ifconfig en4 inet 10.213.0.5 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.6 -interface en4\n");
+        "ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.2 "
+        "-interface en3\n"
+        "ifconfig en4 inet 10.213.0.5 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.6 "
+        "-interface en4\n");
   CHECK(mac.run(setup_script(h, plan, {})) ==
         "NS same en3 not in bridge0\nNS same en4 not in bridge0\n"
         "NS same address 10.213.0.1/30 on en3\nNS same route to 10.213.0.2 via en3\n"
         "NS same address 10.213.0.5/30 on en4\nNS same route to 10.213.0.6 via en4\nNS end 0\n");
   CHECK(mac.run(teardown_script(h)) ==
-        "NS changed removed route to 10.213.0.6 via en4\nNS changed removed address 10.213.0.5/30 from en4\n"
-        "NS changed removed route to 10.213.0.2 via en3\nNS changed removed address 10.213.0.1/30 from en3\n"
+        "NS changed removed route to 10.213.0.6 via en4\nNS changed removed address 10.213.0.5/30 "
+        "from en4\n"
+        "NS changed removed route to 10.213.0.2 via en3\nNS changed removed address 10.213.0.1/30 "
+        "from en3\n"
         "NS changed put en4 back in bridge0\nNS changed put en3 back in bridge0\nNS end 0\n");
   CHECK(mac.file("members") == "en2\nen4\nen3\n");
   CHECK(mac.file("addr_en3").empty());
@@ -251,13 +270,15 @@ TEST_CASE("the macOS scripts on a stand-in Mac: ports out of bridge0, addresses,
   CHECK_FALSE(fs::exists(mac.dir / "state"));
 }
 
-TEST_CASE("the macOS script with --bridge-down brings bridge0 down once and teardown brings it up") {
+TEST_CASE(
+    "the macOS script with --bridge-down brings bridge0 down once and teardown brings it up") {
   auto plan = scenario_plan("pair2_m3ultra_double_cable", {"studio-a", "studio-b"}, kDefaultSubnet);
   FakeMac mac;
   HostTarget h{"studio-a", Os::macOS, (mac.dir / "state").string()};
   SetupOptions down;
   down.bridge = BridgeMode::down;
-  CHECK(mac.run(setup_script(h, plan, down)).rfind("NS changed bridge0 down\nNS changed address", 0) == 0);
+  CHECK(mac.run(setup_script(h, plan, down))
+            .rfind("NS changed bridge0 down\nNS changed address", 0) == 0);
   CHECK(fs::exists(mac.dir / "fake" / "bridge_down"));
   CHECK(mac.run(setup_script(h, plan, down)).rfind("NS same bridge0 down\n", 0) == 0);
   std::string t = mac.run(teardown_script(h));

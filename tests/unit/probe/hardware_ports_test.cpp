@@ -8,7 +8,9 @@ using namespace distkit::probe;
 using distkit::test::read_data;
 
 namespace {
-std::vector<HardwarePort> load(const std::string& f) { return parse_hardware_ports(read_data("probe/" + f)); }
+std::vector<HardwarePort> load(const std::string& f) {
+  return parse_hardware_ports(read_data("probe/" + f));
+}
 std::string tb(const std::vector<HardwarePort>& p, const char* n) {
   return thunderbolt_interface(p, n).value_or("<none>");
 }

@@ -13,14 +13,18 @@ Capture mac_capture() {
   Capture c;
   c.boundary = "B";
   c.sections["uname"] = {"Darwin 25.2.0 arm64\n", 0};
-  c.sections["sw_vers"] = {"ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n", 0};
+  c.sections["sw_vers"] = {
+      "ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n", 0};
   c.sections["system_profiler_SPThunderboltDataType"] = {
       read_data("probe/system_profiler_tb_m5max_mbp_B_rdma_enabled_anonymized.json"), 0};
   c.sections["networksetup_listallhardwareports"] = {
       read_data("probe/networksetup_m5max_mbp_B_anonymized_macs.txt"), 0};
-  c.sections["ibv_devices"] = {read_data("probe/ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt"), 0};
-  c.sections["ibv_devinfo"] = {read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"), 0};
-  c.sections["ifconfig_bridge0"] = {read_data("probe/ifconfig_bridge0_3members_inactive_walljm_excerpt.txt"), 0};
+  c.sections["ibv_devices"] = {
+      read_data("probe/ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt"), 0};
+  c.sections["ibv_devinfo"] = {read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"),
+                               0};
+  c.sections["ifconfig_bridge0"] = {
+      read_data("probe/ifconfig_bridge0_3members_inactive_walljm_excerpt.txt"), 0};
   c.sections["ifconfig"] = {
       "en0: flags=8863<UP> mtu 1500\n\tinet 192.168.1.23 netmask 0xffffff00\n"
       "en7: flags=8863<UP> mtu 1500\n\tinet 10.0.5.3 netmask 0xffffff00\n",
@@ -78,7 +82,8 @@ TEST_CASE("invalid system_profiler JSON is noted, not fatal") {
 
 TEST_CASE("en1's address comes from ifconfig when ipconfig was not asked") {
   Capture c;
-  c.sections["ifconfig"] = {"en1: flags=8863<UP> mtu 1500\n\tinet 192.168.9.4 netmask 0xffffff00\n", 0};
+  c.sections["ifconfig"] = {"en1: flags=8863<UP> mtu 1500\n\tinet 192.168.9.4 netmask 0xffffff00\n",
+                            0};
   c.sections["ipconfig_getifaddr_en0"] = {"", 1};
   auto h = build_host_info("h", c);
   CHECK(h.en1_address == "192.168.9.4");

@@ -27,7 +27,8 @@ TEST_CASE("bridge0 members and state from each real capture") {
   auto b = parse_ifconfig(read_data("probe/ifconfig_bridge0_3members_inactive_walljm_excerpt.txt"));
   CHECK(b[0].members == V{"en1", "en2", "en3"});
   CHECK(b[0].status == "inactive");
-  auto c = parse_ifconfig(read_data("probe/ifconfig_bridge0_macmini_3members_ip_mtu9000_mlx1903.txt"));
+  auto c =
+      parse_ifconfig(read_data("probe/ifconfig_bridge0_macmini_3members_ip_mtu9000_mlx1903.txt"));
   CHECK(c[0].members == V{"en2", "en3", "en4"});
   CHECK(c[0].ipv4 == V{"10.25.0.1"});
   CHECK(c[0].mtu == 9000);

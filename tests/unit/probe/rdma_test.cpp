@@ -20,12 +20,14 @@ TEST_CASE("ibv_devices lists devices in the order printed, whatever the layout")
   CHECK(names("ibv_devices_m3ultra_mlx_docs.txt") ==
         V{"rdma_en2", "rdma_en3", "rdma_en5", "rdma_en4", "rdma_en6", "rdma_en7"});
   CHECK(names("ibv_devices_3ports_mlx_jaccl_readme.txt") == V{"rdma_en2", "rdma_en3", "rdma_en5"});
-  CHECK(names("ibv_devices_m4pro_macmini_apple_tn3205.txt") == V{"rdma_en2", "rdma_en3", "rdma_en4"});
+  CHECK(names("ibv_devices_m4pro_macmini_apple_tn3205.txt") ==
+        V{"rdma_en2", "rdma_en3", "rdma_en4"});
   CHECK(names("ibv_devices_m4pro_macmini_macos26.2_guid_redacted_mlx2944.txt") ==
         V{"rdma_en2", "rdma_en3", "rdma_en4"});
   CHECK(names("ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt") ==
         V{"rdma_en1", "rdma_en6", "rdma_en2"});
-  auto d = parse_ibv_devices(read_data("probe/ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt"));
+  auto d =
+      parse_ibv_devices(read_data("probe/ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt"));
   CHECK(d[1].guid == "0000000000000002");
 }
 
@@ -35,24 +37,27 @@ TEST_CASE("ibv_devices with RDMA disabled, or on TB4, lists nothing") {
 }
 
 TEST_CASE("ibv_devinfo gives each device's port state") {
-  auto down = parse_ibv_devinfo(read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"));
+  auto down =
+      parse_ibv_devinfo(read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"));
   REQUIRE(down.size() == 3);
   CHECK(down[1].device == "rdma_en6");
   CHECK(down[1].state == "PORT_DOWN");
   CHECK_FALSE(down[1].active());
-  auto up = parse_ibv_devinfo(read_data("probe/ibv_devinfo_m4pro_macmini_4node_mesh_apple_tn3205_elided.txt"));
+  auto up = parse_ibv_devinfo(
+      read_data("probe/ibv_devinfo_m4pro_macmini_4node_mesh_apple_tn3205_elided.txt"));
   REQUIRE(up.size() == 3);
   CHECK(up[2].device == "rdma_en4");
   CHECK(up[2].active());
-  auto joined = parse_ibv_devinfo(read_data("probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt"));
+  auto joined = parse_ibv_devinfo(
+      read_data("probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt"));
   REQUIRE(joined.size() == 1);
   CHECK(joined[0].device == "rdma_en2");
   CHECK(joined[0].active());
 }
 
 TEST_CASE("rdma_ctl status says enabled, disabled or something unknown") {
-  CHECK(parse_rdma_ctl_status(read_data("probe/rdma_ctl_status_enabled_m4pro_macmini_mlx2944.txt")) ==
-        RdmaCtl::enabled);
+  CHECK(parse_rdma_ctl_status(read_data(
+            "probe/rdma_ctl_status_enabled_m4pro_macmini_mlx2944.txt")) == RdmaCtl::enabled);
   CHECK(parse_rdma_ctl_status(read_data("probe/rdma_ctl_status_enabled_tb4_mac_omlx3037.txt")) ==
         RdmaCtl::enabled);
   CHECK(parse_rdma_ctl_status("disabled\n") == RdmaCtl::disabled);

@@ -17,7 +17,8 @@ TEST_CASE("probing this machine gives a Linux capture with the loopback route") 
   REQUIRE(res[0].error.empty());
   REQUIRE(res[0].capture);
   const Capture& c = *res[0].capture;
-  for (const char* s : {"uname", "hostname", "os_release", "ip_addr", "route_to_launcher", "sudo", "ibv_devices"})
+  for (const char* s :
+       {"uname", "hostname", "os_release", "ip_addr", "route_to_launcher", "sudo", "ibv_devices"})
     CHECK(c.find(s) != nullptr);
   CHECK(c.find("ibv_devices")->status == 127);  // not installed here
   auto h = build_host_info("127.0.0.1", c);
@@ -38,7 +39,8 @@ class RemoteLike : public distkit::ssh::Executor {
  public:
   const std::string& host() const override { return local_.host(); }
   bool is_local() const override { return false; }
-  distkit::ssh::CommandResult run(const std::string& c, const distkit::ssh::RunOptions& o) override {
+  distkit::ssh::CommandResult run(const std::string& c,
+                                  const distkit::ssh::RunOptions& o) override {
     return local_.run(c, o);
   }
   std::unique_ptr<distkit::ssh::RunningCommand> start(const std::string& c,

@@ -6,14 +6,17 @@
 using namespace distkit::probe;
 
 TEST_CASE("sw_vers gives product, version and build") {
-  auto v = parse_sw_vers("ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n");
+  auto v =
+      parse_sw_vers("ProductName:\t\tmacOS\nProductVersion:\t\t26.2\nBuildVersion:\t\t25C56\n");
   CHECK(v.name == "macOS");
   CHECK(v.version == "26.2");
   CHECK(v.build == "25C56");
 }
 
 TEST_CASE("os-release gives NAME and VERSION_ID without quotes") {
-  auto v = parse_os_release("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n");
+  auto v = parse_os_release(
+      "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian "
+      "GNU/Linux\"\nVERSION_ID=\"12\"\n");
   CHECK(v.name == "Debian GNU/Linux");
   CHECK(v.version == "12");
   CHECK(v.build.empty());

@@ -8,7 +8,9 @@ using namespace distkit::probe;
 using distkit::test::read_data;
 
 namespace {
-TbReport load(const std::string& f) { return parse_system_profiler_thunderbolt(read_data("probe/" + f)); }
+TbReport load(const std::string& f) {
+  return parse_system_profiler_thunderbolt(read_data("probe/" + f));
+}
 const TbPort* port(const TbReport& r, const std::string& receptacle) {
   for (auto& p : r.ports)
     if (p.receptacle == receptacle) return &p;

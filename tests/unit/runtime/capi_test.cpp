@@ -9,8 +9,8 @@
 
 TEST_CASE("the C API all-reduces across two ranks", "[runtime]") {
   std::ostringstream json;
-  json << "[[\"127.0.0.1:" << distkit::rt::test::free_port() << "\"],[\"127.0.0.1:"
-       << distkit::rt::test::free_port() << "\"]]";
+  json << "[[\"127.0.0.1:" << distkit::rt::test::free_port()
+       << "\"],[\"127.0.0.1:" << distkit::rt::test::free_port() << "\"]]";
   std::string hf = json.str();
   int status[2] = {-1, -1}, sums[2] = {0, 0}, ranks[2] = {-1, -1};
   std::vector<std::thread> ts;
@@ -44,7 +44,8 @@ TEST_CASE("the C API reports errors as codes with a message", "[runtime]") {
   REQUIRE(distkit_init("[[\"127.0.0.1:1\"]]", 0, nullptr, 0, &g) == DISTKIT_OK);
   CHECK(distkit_size(g) == 1);
   float x[2] = {1, 2};
-  CHECK(distkit_all_reduce(g, x, x, 1, DISTKIT_COMPLEX64, DISTKIT_MAX) == DISTKIT_ERR_INVALID_ARGUMENT);
+  CHECK(distkit_all_reduce(g, x, x, 1, DISTKIT_COMPLEX64, DISTKIT_MAX) ==
+        DISTKIT_ERR_INVALID_ARGUMENT);
   CHECK(distkit_all_reduce(g, x, x, 1, static_cast<distkit_dtype>(42), DISTKIT_SUM) ==
         DISTKIT_ERR_INVALID_ARGUMENT);
   CHECK(std::string(distkit_last_error()) == "dtype: unknown value 42");

@@ -17,15 +17,21 @@ namespace {
 std::vector<size_t> sizes_for(DType t, const Config& c) {
   size_t e = dtype_size(t);
   size_t rd_max = c.small_bytes / 2 * static_cast<size_t>(c.size()) / e;  // algorithm switch
-  return {0, 1, 7, rd_max, rd_max + 1, c.chunk_bytes / e - 1,
-          c.chunk_bytes / e + 1, 3 * c.chunk_bytes / e + 5, 40003};
+  return {0,
+          1,
+          7,
+          rd_max,
+          rd_max + 1,
+          c.chunk_bytes / e - 1,
+          c.chunk_bytes / e + 1,
+          3 * c.chunk_bytes / e + 5,
+          40003};
 }
 
 void fill(DType t, ReduceOp op, int r, std::vector<unsigned char>& buf, size_t count) {
   buf.assign(count * dtype_size(t) + 1, 0xee);
   for (size_t i = 0; i < count; ++i)
-    store(t, buf.data(), i,
-          t == DType::boolean ? bool_contribution(r, i) : contribution(op, r, i));
+    store(t, buf.data(), i, t == DType::boolean ? bool_contribution(r, i) : contribution(op, r, i));
 }
 
 size_t wrong_reduced(DType t, ReduceOp op, int n, const unsigned char* p, size_t count) {
@@ -50,11 +56,12 @@ std::string label(const char* what, DType t, ReduceOp op, size_t count, bool inp
 }
 
 // Runs the sweep of `body` on n thread ranks; returns the failures found.
-std::vector<std::string> sweep(int n, const std::function<void(Group&, const Config&,
-                                                              std::vector<std::string>&)>& body) {
+std::vector<std::string> sweep(
+    int n, const std::function<void(Group&, const Config&, std::vector<std::string>&)>& body) {
   Config base = base_config(n);
   std::vector<std::vector<std::string>> failures(static_cast<size_t>(n));
-  auto results = run_ranks(base, [&](Group& g) { body(g, base, failures[static_cast<size_t>(g.rank())]); });
+  auto results =
+      run_ranks(base, [&](Group& g) { body(g, base, failures[static_cast<size_t>(g.rank())]); });
   std::vector<std::string> all;
   for (auto& r : results)
     if (!r.error.empty()) all.push_back("error: " + r.error);
@@ -70,12 +77,15 @@ void all_reduce_body(Group& g, const Config& c, std::vector<std::string>& bad) {
         for (bool inplace : {true, false}) {
           fill(t, op, g.rank(), in, count);
           out.assign(in.size(), 0xee);
-          if (inplace) g.all_reduce(in.data(), count, t, op);
-          else g.all_reduce(in.data(), out.data(), count, t, op);
+          if (inplace)
+            g.all_reduce(in.data(), count, t, op);
+          else
+            g.all_reduce(in.data(), out.data(), count, t, op);
           const auto& res = inplace ? in : out;
           size_t w = wrong_reduced(t, op, g.size(), res.data(), count);
           if (w || res.back() != 0xee)
-            bad.push_back(label("all_reduce", t, op, count, inplace) + ": " + std::to_string(w) + " wrong");
+            bad.push_back(label("all_reduce", t, op, count, inplace) + ": " + std::to_string(w) +
+                          " wrong");
         }
 }
 
@@ -136,14 +146,24 @@ TEST_CASE("in-place all_gather and reduce_scatter work on the caller's buffer", 
   auto failures = sweep(3, [](Group& g, const Config&, std::vector<std::string>& bad) {
     size_t count = 5000;
     std::vector<int32_t> buf(count * 3, -1);
-    for (size_t i = 0; i < count; ++i) buf[static_cast<size_t>(g.rank()) * count + i] = g.rank() * 10 + static_cast<int>(i % 5);
-    g.all_gather(buf.data() + static_cast<size_t>(g.rank()) * count, buf.data(), count, DType::int32);
-    for (size_t k = 0; k < buf.size(); ++k)
-      if (buf[k] != static_cast<int>(k / count) * 10 + static_cast<int>(k % count % 5)) { bad.push_back("all_gather in place"); break; }
-    for (size_t k = 0; k < buf.size(); ++k) buf[k] = static_cast<int32_t>(k);
-    g.reduce_scatter(buf.data(), buf.data() + static_cast<size_t>(g.rank()) * count, count, DType::int32, ReduceOp::sum);
     for (size_t i = 0; i < count; ++i)
-      if (buf[static_cast<size_t>(g.rank()) * count + i] != 3 * static_cast<int>(static_cast<size_t>(g.rank()) * count + i)) { bad.push_back("reduce_scatter in place"); break; }
+      buf[static_cast<size_t>(g.rank()) * count + i] = g.rank() * 10 + static_cast<int>(i % 5);
+    g.all_gather(buf.data() + static_cast<size_t>(g.rank()) * count, buf.data(), count,
+                 DType::int32);
+    for (size_t k = 0; k < buf.size(); ++k)
+      if (buf[k] != static_cast<int>(k / count) * 10 + static_cast<int>(k % count % 5)) {
+        bad.push_back("all_gather in place");
+        break;
+      }
+    for (size_t k = 0; k < buf.size(); ++k) buf[k] = static_cast<int32_t>(k);
+    g.reduce_scatter(buf.data(), buf.data() + static_cast<size_t>(g.rank()) * count, count,
+                     DType::int32, ReduceOp::sum);
+    for (size_t i = 0; i < count; ++i)
+      if (buf[static_cast<size_t>(g.rank()) * count + i] !=
+          3 * static_cast<int>(static_cast<size_t>(g.rank()) * count + i)) {
+        bad.push_back("reduce_scatter in place");
+        break;
+      }
   });
   CHECK(failures.empty());
   for (auto& f : failures) UNSCOPED_INFO(f);
@@ -180,7 +200,8 @@ TEST_CASE("broadcast copies the root's buffer to every rank for every root and s
             g.broadcast(buf.data(), count, t, root);
             for (size_t i = 0; i < count; ++i)
               if (!matches(t, buf.data(), i, contribution(ReduceOp::sum, 99, i))) {
-                bad.push_back(label("broadcast", t, ReduceOp::sum, count, true) + " root " + std::to_string(root));
+                bad.push_back(label("broadcast", t, ReduceOp::sum, count, true) + " root " +
+                              std::to_string(root));
                 break;
               }
           }
@@ -192,19 +213,22 @@ TEST_CASE("broadcast copies the root's buffer to every rank for every root and s
 
 TEST_CASE("send and recv move bytes between any two ranks", "[runtime]") {
   auto failures = sweep(4, [](Group& g, const Config& c, std::vector<std::string>& bad) {
-    for (size_t bytes : {size_t{0}, size_t{1}, size_t{13}, c.chunk_bytes - 1, c.chunk_bytes + 1, size_t{100001}})
+    for (size_t bytes :
+         {size_t{0}, size_t{1}, size_t{13}, c.chunk_bytes - 1, c.chunk_bytes + 1, size_t{100001}})
       for (int src = 0; src < g.size(); ++src)
         for (int dst = 0; dst < g.size(); ++dst) {
           if (src == dst) continue;
           std::vector<unsigned char> buf(bytes);
           if (g.rank() == src) {
-            for (size_t i = 0; i < bytes; ++i) buf[i] = static_cast<unsigned char>(i * 7 + static_cast<size_t>(src));
+            for (size_t i = 0; i < bytes; ++i)
+              buf[i] = static_cast<unsigned char>(i * 7 + static_cast<size_t>(src));
             g.send(buf.data(), bytes, dst);
           } else if (g.rank() == dst) {
             g.recv(buf.data(), bytes, src);
             for (size_t i = 0; i < bytes; ++i)
               if (buf[i] != static_cast<unsigned char>(i * 7 + static_cast<size_t>(src))) {
-                bad.push_back("send/recv " + std::to_string(src) + "->" + std::to_string(dst) + " bytes " + std::to_string(bytes));
+                bad.push_back("send/recv " + std::to_string(src) + "->" + std::to_string(dst) +
+                              " bytes " + std::to_string(bytes));
                 break;
               }
           }
@@ -221,15 +245,23 @@ TEST_CASE("striped connections carry every op when a rank has several endpoints"
   std::mutex m;
   auto results = run_ranks(base, [&](Group& g) {
     std::vector<float> v(100000);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((g.rank() + 1) * static_cast<int>(i % 11));
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>((g.rank() + 1) * static_cast<int>(i % 11));
     g.all_reduce(v.data(), v.size(), DType::float32, ReduceOp::sum);
     for (size_t i = 0; i < v.size(); ++i)
-      if (v[i] != static_cast<float>(6 * static_cast<int>(i % 11))) { std::lock_guard l(m); bad.push_back("striped all_reduce"); break; }
+      if (v[i] != static_cast<float>(6 * static_cast<int>(i % 11))) {
+        std::lock_guard l(m);
+        bad.push_back("striped all_reduce");
+        break;
+      }
     std::vector<unsigned char> big(50001, static_cast<unsigned char>(g.rank()));
     if (g.rank() == 0) g.send(big.data(), big.size(), 2);
     if (g.rank() == 2) {
       g.recv(big.data(), big.size(), 0);
-      if (big[50000] != 0) { std::lock_guard l(m); bad.push_back("striped recv"); }
+      if (big[50000] != 0) {
+        std::lock_guard l(m);
+        bad.push_back("striped recv");
+      }
     }
   });
   for (auto& r : results) CHECK(r.error == "");
@@ -240,12 +272,16 @@ TEST_CASE("barrier and split form sub-groups ordered by key", "[runtime]") {
   auto failures = sweep(4, [](Group& g, const Config&, std::vector<std::string>& bad) {
     g.barrier();
     auto sub = g.split(g.rank() % 2, -g.rank());  // keys reverse the order
-    if (!sub || sub->size() != 2) { bad.push_back("split size"); return; }
+    if (!sub || sub->size() != 2) {
+      bad.push_back("split size");
+      return;
+    }
     int expect_rank = g.rank() >= 2 ? 0 : 1;
     if (sub->rank() != expect_rank) bad.push_back("split rank of " + std::to_string(g.rank()));
     int64_t v = g.rank();
     sub->all_reduce(&v, 1, DType::int64, ReduceOp::sum);
-    if (v != (g.rank() % 2 == 0 ? 2 : 4)) bad.push_back("split all_reduce on " + std::to_string(g.rank()));
+    if (v != (g.rank() % 2 == 0 ? 2 : 4))
+      bad.push_back("split all_reduce on " + std::to_string(g.rank()));
     sub->barrier();
     auto none = g.split(g.rank() == 0 ? -1 : 0, 0);
     if ((g.rank() == 0) != (none == nullptr)) bad.push_back("negative color membership");
@@ -289,10 +325,15 @@ TEST_CASE("all_reduce and send/recv move more than 4 GiB", "[.][big]") {
     bool ok = v[count - 1] == 30;
     for (size_t i = 0; ok && i + 1 < count; i += 4096) ok = v[i] == 3;
     if (g.rank() == 0) v[count - 2] = 77;
-    if (g.rank() == 0) g.send(v.data(), count, 1);
-    else g.recv(v.data(), count, 0);
+    if (g.rank() == 0)
+      g.send(v.data(), count, 1);
+    else
+      g.recv(v.data(), count, 0);
     ok = ok && v[count - 2] == 77;
-    if (!ok) { std::lock_guard l(m); bad.push_back("rank " + std::to_string(g.rank())); }
+    if (!ok) {
+      std::lock_guard l(m);
+      bad.push_back("rank " + std::to_string(g.rank()));
+    }
   });
   for (auto& r : results) CHECK(r.error == "");
   CHECK(bad.empty());

@@ -25,7 +25,9 @@ using Ms = std::chrono::milliseconds;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -60,7 +62,8 @@ TEST_CASE("a rank that leaves makes every other rank fail naming it", "[runtime]
         g.barrier();
       } catch (const Error& again) {
         if (again.code() != ErrorCode::broken ||
-            std::string(again.what()) != "group unusable after an earlier failure: " + std::string(e.what()))
+            std::string(again.what()) !=
+                "group unusable after an earlier failure: " + std::string(e.what()))
           throw std::runtime_error("later call did not repeat the failure");
       }
       throw;
@@ -110,9 +113,11 @@ TEST_CASE("a stalled rank makes the others fail after the timeout", "[runtime]")
 TEST_CASE("a rank with another job's secret is refused", "[runtime]") {
   Config base = base_config(2);
   base.connect_timeout = Ms(1500);
-  auto results = run_ranks(base, [](Group&) {}, [](Config& c) {
-    if (c.rank == 1) c.secret = "another secret entirely, 32 bytes";
-  });
+  auto results = run_ranks(
+      base, [](Group&) {},
+      [](Config& c) {
+        if (c.rank == 1) c.secret = "another secret entirely, 32 bytes";
+      });
   CHECK(results[1].error ==
         "rank 0 (127.0.0.1): peer failed authentication (different job secret); every rank must "
         "get the same job secret");
@@ -139,13 +144,16 @@ TEST_CASE("an unauthenticated connection is refused and logged, the job goes on"
       close(s);
     }
   });
-  auto results = run_ranks(base, [](Group& g) {
-    int64_t v = 5;
-    g.all_reduce(&v, 1, DType::int64, ReduceOp::sum);
-    if (v != 10) throw std::runtime_error("wrong sum");
-  }, [](Config& c) {
-    if (c.rank == 1) std::this_thread::sleep_for(Ms(400));
-  });
+  auto results = run_ranks(
+      base,
+      [](Group& g) {
+        int64_t v = 5;
+        g.all_reduce(&v, 1, DType::int64, ReduceOp::sum);
+        if (v != 10) throw std::runtime_error("wrong sum");
+      },
+      [](Config& c) {
+        if (c.rank == 1) std::this_thread::sleep_for(Ms(400));
+      });
   intruder.join();
   dup2(saved, 2);
   close(saved);
@@ -220,7 +228,8 @@ struct ProcessJob {
     auto t0 = std::chrono::steady_clock::now();
     for (;;) {
       int ready = 0;
-      for (int r = 0; r < n; ++r) ready += access((dir + "/ready." + std::to_string(r)).c_str(), F_OK) == 0;
+      for (int r = 0; r < n; ++r)
+        ready += access((dir + "/ready." + std::to_string(r)).c_str(), F_OK) == 0;
       if (ready == n) return true;
       if (seconds_since(t0) > limit) return false;
       std::this_thread::sleep_for(Ms(20));

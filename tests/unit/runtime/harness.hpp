@@ -56,9 +56,8 @@ struct RankResult {
 
 // Runs fn(group) on every rank in its own thread; per-rank config tweaks via
 // `adjust`. Returns each rank's outcome.
-inline std::vector<RankResult> run_ranks(
-    const Config& base, const std::function<void(Group&)>& fn,
-    const std::function<void(Config&)>& adjust = {}) {
+inline std::vector<RankResult> run_ranks(const Config& base, const std::function<void(Group&)>& fn,
+                                         const std::function<void(Config&)>& adjust = {}) {
   int n = base.size();
   std::vector<RankResult> out(static_cast<size_t>(n));
   std::vector<std::thread> threads;

@@ -65,7 +65,8 @@ TEST_CASE("a group creates its heartbeat file and touches it when calls complete
 }
 
 TEST_CASE("DISTKIT_HEARTBEAT_FILE names the heartbeat file", "[runtime]") {
-  const fs::path dir = fs::temp_directory_path() / ("distkit-beatenv-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("distkit-beatenv-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string hostfile = (dir / "hosts.json").string();
   {

@@ -149,7 +149,8 @@ TEST_CASE("an abort frame carries the culprit and a printable message", "[runtim
   long n = abort_payload_length(p, f.size());
   REQUIRE(n == static_cast<long>(f.size() - kFrameHeaderSize));
   int culprit = -1;
-  CHECK(decode_abort(p + kFrameHeaderSize, static_cast<size_t>(n), culprit) == "rank 2 (h3): no progress?");
+  CHECK(decode_abort(p + kFrameHeaderSize, static_cast<size_t>(n), culprit) ==
+        "rank 2 (h3): no progress?");
   CHECK(culprit == 2);
   FrameHeader data{FrameOp::p2p, 1, 0, 8};
   CHECK(abort_payload_length(encode_frame(data).data(), kFrameHeaderSize) == -1);

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     auto g = Group::from_environment();
     std::vector<float> v(count);
     auto round = [&] {
-      for (size_t i = 0; i < count; ++i) v[i] = static_cast<float>((g->rank() + 1) * static_cast<int>(i % 5));
+      for (size_t i = 0; i < count; ++i)
+        v[i] = static_cast<float>((g->rank() + 1) * static_cast<int>(i % 5));
       g->all_reduce(v.data(), count, DType::float32, ReduceOp::sum);
       float k = static_cast<float>(g->size() * (g->size() + 1) / 2);
       for (size_t i = 0; i < count; ++i)
@@ -31,7 +32,8 @@ int main(int argc, char** argv) {
       return true;
     };
     if (!round()) return 3;
-    if (FILE* f = std::fopen((dir + "/ready." + std::to_string(g->rank())).c_str(), "w")) std::fclose(f);
+    if (FILE* f = std::fopen((dir + "/ready." + std::to_string(g->rank())).c_str(), "w"))
+      std::fclose(f);
     if (mode == "check") {
       g->barrier();
       return 0;

@@ -20,9 +20,12 @@ inline double contribution(ReduceOp op, int r, size_t i) {
 inline double expected(ReduceOp op, int n, size_t i) {
   double base = static_cast<double>(i % 7 + 1);
   switch (op) {
-    case ReduceOp::sum: return base * n * (n + 1) / 2;
-    case ReduceOp::max: return base * n;
-    case ReduceOp::min: return base;
+    case ReduceOp::sum:
+      return base * n * (n + 1) / 2;
+    case ReduceOp::max:
+      return base * n;
+    case ReduceOp::min:
+      return base;
     case ReduceOp::prod: {
       double p = 1;
       for (int r = 0; r < n; ++r) p *= contribution(op, r, i);
@@ -32,7 +35,9 @@ inline double expected(ReduceOp op, int n, size_t i) {
   return 0;
 }
 
-inline bool bool_contribution(int r, size_t i) { return (static_cast<size_t>(r) + i) % 3 == 0; }
+inline bool bool_contribution(int r, size_t i) {
+  return (static_cast<size_t>(r) + i) % 3 == 0;
+}
 inline bool bool_expected(ReduceOp op, int n, size_t i) {
   bool any = false, all = true;
   for (int r = 0; r < n; ++r) {
@@ -46,19 +51,45 @@ inline void store(DType t, void* base, size_t i, double v) {
   auto* p = static_cast<unsigned char*>(base) + i * dtype_size(t);
   auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
   switch (t) {
-    case DType::boolean: put(static_cast<uint8_t>(v != 0)); break;
-    case DType::int8: put(static_cast<int8_t>(v)); break;
-    case DType::int16: put(static_cast<int16_t>(v)); break;
-    case DType::int32: put(static_cast<int32_t>(v)); break;
-    case DType::int64: put(static_cast<int64_t>(v)); break;
-    case DType::uint8: put(static_cast<uint8_t>(v)); break;
-    case DType::uint16: put(static_cast<uint16_t>(v)); break;
-    case DType::uint32: put(static_cast<uint32_t>(v)); break;
-    case DType::uint64: put(static_cast<uint64_t>(v)); break;
-    case DType::float16: put(float_to_half(static_cast<float>(v))); break;
-    case DType::bfloat16: put(float_to_bfloat(static_cast<float>(v))); break;
-    case DType::float32: put(static_cast<float>(v)); break;
-    case DType::float64: put(v); break;
+    case DType::boolean:
+      put(static_cast<uint8_t>(v != 0));
+      break;
+    case DType::int8:
+      put(static_cast<int8_t>(v));
+      break;
+    case DType::int16:
+      put(static_cast<int16_t>(v));
+      break;
+    case DType::int32:
+      put(static_cast<int32_t>(v));
+      break;
+    case DType::int64:
+      put(static_cast<int64_t>(v));
+      break;
+    case DType::uint8:
+      put(static_cast<uint8_t>(v));
+      break;
+    case DType::uint16:
+      put(static_cast<uint16_t>(v));
+      break;
+    case DType::uint32:
+      put(static_cast<uint32_t>(v));
+      break;
+    case DType::uint64:
+      put(static_cast<uint64_t>(v));
+      break;
+    case DType::float16:
+      put(float_to_half(static_cast<float>(v)));
+      break;
+    case DType::bfloat16:
+      put(float_to_bfloat(static_cast<float>(v)));
+      break;
+    case DType::float32:
+      put(static_cast<float>(v));
+      break;
+    case DType::float64:
+      put(v);
+      break;
     case DType::complex64: {
       float c[2] = {static_cast<float>(v), static_cast<float>(v) * 2};
       std::memcpy(p, c, 8);
@@ -78,8 +109,8 @@ inline bool matches(DType t, const void* base, size_t i, double v) {
 
 inline const std::vector<DType>& all_dtypes() {
   static const std::vector<DType> v = {
-      DType::boolean, DType::int8,    DType::int16,    DType::int32,   DType::int64,
-      DType::uint8,   DType::uint16,  DType::uint32,   DType::uint64,  DType::float16,
+      DType::boolean,  DType::int8,    DType::int16,   DType::int32,    DType::int64,
+      DType::uint8,    DType::uint16,  DType::uint32,  DType::uint64,   DType::float16,
       DType::bfloat16, DType::float32, DType::float64, DType::complex64};
   return v;
 }

@@ -94,7 +94,8 @@ TEST_CASE("a host under a Match exec block is connected by the system ssh, which
   CHECK(c.errors[0].message.find("distkit-no-such-host.invalid") != std::string::npos);
   const std::string tail = "; check `ssh ghost true`";
   CHECK(c.errors[0].message.size() > tail.size());
-  CHECK(c.errors[0].message.compare(c.errors[0].message.size() - tail.size(), tail.size(), tail) == 0);
+  CHECK(c.errors[0].message.compare(c.errors[0].message.size() - tail.size(), tail.size(), tail) ==
+        0);
   std::filesystem::remove(cfg);
 }
 

@@ -10,7 +10,9 @@ using distkit::ssh::SshConfig;
 
 namespace {
 
-SshConfig parse(const std::string& text) { return SshConfig::parse(text, "cfg", "/home/u"); }
+SshConfig parse(const std::string& text) {
+  return SshConfig::parse(text, "cfg", "/home/u");
+}
 
 std::string error_of(const std::string& text) {
   try {
@@ -49,7 +51,8 @@ TEST_CASE("Match user sees user@host first, then User set before it, then the lo
 
 TEST_CASE("Match localuser, negation and several criteria that must all hold") {
   auto cfg = parse("Match localuser alice !originalhost *.lan\n IdentityFile ~/.ssh/alice\n");
-  CHECK(cfg.lookup("gpu1", "alice").identity_files == std::vector<std::string>{"/home/u/.ssh/alice"});
+  CHECK(cfg.lookup("gpu1", "alice").identity_files ==
+        std::vector<std::string>{"/home/u/.ssh/alice"});
   CHECK(cfg.lookup("gpu1.lan", "alice").identity_files.empty());
   CHECK(cfg.lookup("gpu1", "bob").identity_files.empty());
 }
@@ -96,7 +99,8 @@ TEST_CASE("bad Match lines are config errors naming the line") {
   CHECK(error_of("Host a\nMatch hots a\n") ==
         "cfg line 2: unknown Match criterion 'hots'; use all, host, originalhost, user, "
         "localuser or exec");
-  CHECK(error_of("Match host\n") == "cfg line 1: 'Match host' needs an argument; fix or remove that line");
+  CHECK(error_of("Match host\n") ==
+        "cfg line 1: 'Match host' needs an argument; fix or remove that line");
   CHECK(error_of("Match all host a\n") ==
         "cfg line 1: 'Match all' cannot be combined with other criteria; fix or remove that line");
   CHECK(error_of("Match\n") == "cfg line 1: 'Match' has no value; fix or remove that line");
@@ -104,14 +108,16 @@ TEST_CASE("bad Match lines are config errors naming the line") {
 
 TEST_CASE("Include stops at 16 levels and at 1024 files read") {
   auto self = [](const std::string&) {
-    return std::vector<std::pair<std::string, std::string>>{{"/home/u/.ssh/loop", "Include loop\n"}};
+    return std::vector<std::pair<std::string, std::string>>{
+        {"/home/u/.ssh/loop", "Include loop\n"}};
   };
   try {
     SshConfig::parse("Include loop\n", "cfg", "/home/u", self);
     FAIL("no error");
   } catch (const distkit::UsageError& e) {
-    CHECK(distkit::describe(e) ==
-          "/home/u/.ssh/loop line 1: Include nested deeper than 16 levels; fix or remove that line");
+    CHECK(
+        distkit::describe(e) ==
+        "/home/u/.ssh/loop line 1: Include nested deeper than 16 levels; fix or remove that line");
   }
   // l0 includes l1 twice, l1 includes l2 twice, ... (15 levels): 2^15 reads
   // without the cap, each level within the depth limit.

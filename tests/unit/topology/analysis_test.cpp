@@ -48,7 +48,8 @@ TEST_CASE("a host without its rdma device needs Recovery; auto falls back to rin
   auto a = analyze(t, hosts);
   REQUIRE(a.ring_rdma.hosts_missing.size() == 1);
   CHECK(t.hosts[size_t(a.ring_rdma.hosts_missing[0].host)].name == "c");
-  CHECK(a.ring_rdma.hosts_missing[0].missing_devices == std::vector<std::string>{"rdma_en2", "rdma_en3"});
+  CHECK(a.ring_rdma.hosts_missing[0].missing_devices ==
+        std::vector<std::string>{"rdma_en2", "rdma_en3"});
   CHECK(choose_backend(a) == Choice::ring);
 }
 

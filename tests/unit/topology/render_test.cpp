@@ -41,5 +41,6 @@ TEST_CASE("Recovery steps are numbered and name the host and its devices") {
         "  2. Open Utilities > Terminal.\n"
         "  3. Run: rdma_ctl enable\n"
         "  4. Restart the Mac.\n"
-        "  5. Verify: `ibv_devices` lists rdma_en3, rdma_en4 (or `rdma_ctl status` prints enabled).\n");
+        "  5. Verify: `ibv_devices` lists rdma_en3, rdma_en4 (or `rdma_ctl status` prints "
+        "enabled).\n");
 }

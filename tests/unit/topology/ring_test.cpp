@@ -18,7 +18,9 @@ CountMatrix cycle(int n, int width = 1) {
   }
   return c;
 }
-void link(CountMatrix& c, int i, int j, int k = 1) { c[size_t(i)][size_t(j)] = c[size_t(j)][size_t(i)] = k; }
+void link(CountMatrix& c, int i, int j, int k = 1) {
+  c[size_t(i)][size_t(j)] = c[size_t(j)][size_t(i)] = k;
+}
 }  // namespace
 
 TEST_CASE("a 4-host ring is found in MLX's order") {

@@ -63,7 +63,8 @@ TEST_CASE("ring4: jaccl is refused because studio-a and studio-c have no cable")
   CHECK(describe_missing_pair(s.t, s.a.missing[0]) ==
         "studio-a and studio-c have no cable between them; free ports: studio-a: "
         "Thunderbolt 1 (en2), Thunderbolt 4 (en5), Thunderbolt 5 (en6), Thunderbolt 6 (en7); "
-        "studio-c: Thunderbolt 1 (en2), Thunderbolt 4 (en5), Thunderbolt 5 (en6), Thunderbolt 6 (en7)");
+        "studio-c: Thunderbolt 1 (en2), Thunderbolt 4 (en5), Thunderbolt 5 (en6), Thunderbolt 6 "
+        "(en7)");
   CHECK(describe_missing_pair(s.t, s.a.missing[1]).rfind("studio-b and studio-d", 0) == 0);
 }
 

@@ -74,7 +74,8 @@ TEST_CASE("read_file refuses a file over its limit, from its size or while readi
     distkit::read_file(d / "fifo", 1u << 20);
     FAIL("expected an error");
   } catch (const distkit::UsageError& e) {
-    CHECK(std::string(e.what()) == (d / "fifo").string() + ": larger than 1 MiB; give the right file");
+    CHECK(std::string(e.what()) ==
+          (d / "fifo").string() + ": larger than 1 MiB; give the right file");
   }
   writer.join();  // its writes fail with EPIPE once the reader has gone
   std::signal(SIGPIPE, old_pipe);

@@ -41,9 +41,20 @@ TEST_CASE("hostile words arrive unchanged and execute nothing") {
   auto marker = std::filesystem::temp_directory_path() / "distkit_quote_marker";
   std::filesystem::remove(marker);
   const std::string m = marker.string();
-  const std::string words[] = {
-      "$(touch " + m + ")", "`touch " + m + "`", "; touch " + m, "a'b\"c", "line1\nline2",
-      "tab\there", "ünïcödé ✓", "*", "~", "$HOME", "\\", "'", "''", "a && touch " + m};
+  const std::string words[] = {"$(touch " + m + ")",
+                               "`touch " + m + "`",
+                               "; touch " + m,
+                               "a'b\"c",
+                               "line1\nline2",
+                               "tab\there",
+                               "ünïcödé ✓",
+                               "*",
+                               "~",
+                               "$HOME",
+                               "\\",
+                               "'",
+                               "''",
+                               "a && touch " + m};
   for (const auto& w : words) CHECK(echo_through_shell(w) == w);
   CHECK_FALSE(std::filesystem::exists(marker));
 }

@@ -26,8 +26,7 @@ TEST_CASE("a placeholder without a value is a programming error") {
 }
 
 TEST_CASE("text without placeholders is unchanged") {
-  CHECK(render_template("no fields } { here", {}, TemplateMode::shell) ==
-        "no fields } { here");
+  CHECK(render_template("no fields } { here", {}, TemplateMode::shell) == "no fields } { here");
 }
 
 TEST_CASE("asking for a template that is not embedded throws") {

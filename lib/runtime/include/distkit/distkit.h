@@ -28,9 +28,19 @@ typedef enum distkit_status {
 } distkit_status;
 
 typedef enum distkit_dtype {
-  DISTKIT_BOOL = 0, DISTKIT_INT8, DISTKIT_INT16, DISTKIT_INT32, DISTKIT_INT64,
-  DISTKIT_UINT8, DISTKIT_UINT16, DISTKIT_UINT32, DISTKIT_UINT64,
-  DISTKIT_FLOAT16, DISTKIT_BFLOAT16, DISTKIT_FLOAT32, DISTKIT_FLOAT64,
+  DISTKIT_BOOL = 0,
+  DISTKIT_INT8,
+  DISTKIT_INT16,
+  DISTKIT_INT32,
+  DISTKIT_INT64,
+  DISTKIT_UINT8,
+  DISTKIT_UINT16,
+  DISTKIT_UINT32,
+  DISTKIT_UINT64,
+  DISTKIT_FLOAT16,
+  DISTKIT_BFLOAT16,
+  DISTKIT_FLOAT32,
+  DISTKIT_FLOAT64,
   DISTKIT_COMPLEX64,
   /* Not a type: callers (C, ctypes, Swift) may pass any int, and this makes
      every int a value of the enum, so the library can check it without
@@ -40,7 +50,10 @@ typedef enum distkit_dtype {
 } distkit_dtype;
 
 typedef enum distkit_op {
-  DISTKIT_SUM = 0, DISTKIT_PROD, DISTKIT_MAX, DISTKIT_MIN,
+  DISTKIT_SUM = 0,
+  DISTKIT_PROD,
+  DISTKIT_MAX,
+  DISTKIT_MIN,
   DISTKIT_OP_RANGE_ = 0x7fffffff /* not an op: see DISTKIT_DTYPE_RANGE_ */
 } distkit_op;
 

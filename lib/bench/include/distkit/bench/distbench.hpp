@@ -20,16 +20,16 @@ enum class Test { all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, b
 
 struct Options {
   std::vector<Test> tests{Test::all_reduce};
-  size_t min_bytes = 8;           // -b
-  size_t max_bytes = 128 << 20;   // -e
-  double factor = 2;              // -f (multiplicative step)
-  int iters = 20;                 // -n
-  int warmup = 5;                 // -w
-  bool check = true;              // -c
+  size_t min_bytes = 8;                  // -b
+  size_t max_bytes = 128 << 20;          // -e
+  double factor = 2;                     // -f (multiplicative step)
+  int iters = 20;                        // -n
+  int warmup = 5;                        // -w
+  bool check = true;                     // -c
   rt::DType dtype = rt::DType::float32;  // -d
   rt::ReduceOp op = rt::ReduceOp::sum;   // -o
-  int root = 0;                   // -r
-  bool json = false;              // --json
+  int root = 0;                          // -r
+  bool json = false;                     // --json
   // Test hook: called on each rank's result buffer (bytes) of the checked
   // run before it is verified, e.g. to prove a wrong result is counted.
   std::function<void(rt::Group&, void*, size_t)> tamper;

@@ -21,7 +21,7 @@
 namespace distkit::configtool {
 
 struct Options {
-  std::string hosts = "127.0.0.1";  // --hosts a,b,c (MLX's default)
+  std::string hosts = "127.0.0.1";                // --hosts a,b,c (MLX's default)
   std::optional<std::filesystem::path> hostfile;  // --hostfile (wins over --hosts)
   std::string over = "thunderbolt";               // thunderbolt | ethernet
   std::optional<std::string> backend;             // ring | jaccl | jaccl-ring; unset: auto
@@ -32,7 +32,7 @@ struct Options {
   // --format: mlx (the JSON hostfile) or another launcher's hostfile:
   // openmpi, mpich, slurm, deepspeed (distkit::hostfile::ExportFormat).
   std::string format = "mlx";
-  std::vector<std::string> envs;                  // --env K=V (repeatable)
+  std::vector<std::string> envs;  // --env K=V (repeatable)
   bool ignore_unreachable = false;
   bool verbose = false;
   std::optional<std::filesystem::path> ssh_config;
@@ -41,19 +41,19 @@ struct Options {
   bool check = false;
   bool json = false;
   // Network setup (lib/netsetup; man page NETWORK SETUP).
-  std::string subnet;                              // --subnet; "" = netsetup::kDefaultSubnet
-  std::optional<std::filesystem::path> links;      // --links FILE: cables declared by hand
+  std::string subnet;                                 // --subnet; "" = netsetup::kDefaultSubnet
+  std::optional<std::filesystem::path> links;         // --links FILE: cables declared by hand
   std::optional<std::filesystem::path> emit_scripts;  // --emit-scripts DIR
-  bool verify = false;                             // --verify
-  bool teardown = false;                           // --teardown
-  bool persist = false;                            // --persist
-  bool bridge_down = false;                        // --bridge-down (macOS, as the reference)
-  int verify_port = 32323;                         // --verify-port
-  std::string state_file;                          // --state-file PATTERN ("%h": host)
+  bool verify = false;                                // --verify
+  bool teardown = false;                              // --teardown
+  bool persist = false;                               // --persist
+  bool bridge_down = false;                           // --bridge-down (macOS, as the reference)
+  int verify_port = 32323;                            // --verify-port
+  std::string state_file;                             // --state-file PATTERN ("%h": host)
 };
 
-using ConnectFn = std::function<ssh::Connections(const std::vector<std::string>&,
-                                                 const ssh::ConnectOptions&)>;
+using ConnectFn =
+    std::function<ssh::Connections(const std::vector<std::string>&, const ssh::ConnectOptions&)>;
 
 struct Services {
   ConnectFn connect;   // ssh::connect_all in the tool

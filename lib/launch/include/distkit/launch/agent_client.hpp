@@ -68,11 +68,11 @@ agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait);
 // What a host's channel answered up to the agent's facts
 // (AgentClient::start_with_preflight).
 struct AgentOpening {
-  std::string agent;       // the distkit-agent the locator found ("" none)
-  std::string system;      // none found: the host's "<sysname> <machine>"
-  long protocol = -1;      // the agent's hello: its protocol (-1: no hello)
-  std::string version;     //   and its distkit version
-  bool answered = false;   // its F frame came: `facts` holds the checks
+  std::string agent;      // the distkit-agent the locator found ("" none)
+  std::string system;     // none found: the host's "<sysname> <machine>"
+  long protocol = -1;     // the agent's hello: its protocol (-1: no hello)
+  std::string version;    //   and its distkit version
+  bool answered = false;  // its F frame came: `facts` holds the checks
   agent_frames::Pairs facts;
   // Where the channel ended before F: how (error set: it failed, a cut
   // link or a timeout), and the first line it wrote on stderr.
@@ -162,7 +162,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   agent_frames::Pairs request_;
   std::promise<AgentOpening> opening_done_;
   bool opening_given_ = false;
-  bool lazy_ = false;  // started by start(): P went out with the command
+  bool lazy_ = false;        // started by start(): P went out with the command
   AgentFrameParser parser_;  // the agent channel's I/O thread only
   std::string err_line_;     // the agent's own stderr, to the next newline
 };

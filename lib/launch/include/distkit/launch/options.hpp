@@ -25,8 +25,8 @@ struct LaunchOptions {
   std::optional<std::string> cwd;                 // --cwd (must exist when given)
   std::string python = "python3";                 // --python (for *.py commands)
   bool verbose = false;
-  bool print_python = false;                      // --print-python: print it, exit
-  std::vector<std::string> command;               // after --
+  bool print_python = false;         // --print-python: print it, exit
+  std::vector<std::string> command;  // after --
 
   // distkit's own.
   std::optional<std::filesystem::path> ssh_config;
@@ -36,10 +36,10 @@ struct LaunchOptions {
   std::optional<std::filesystem::path> log_dir;
   std::optional<std::filesystem::path> record_dir;
   std::optional<std::filesystem::path> debug_log;  // --debug-log FILE
-  std::optional<int> stdin_rank;                  // default: broadcast
-  bool no_stdin = false;                          // --no-stdin: ranks get EOF
-  std::chrono::milliseconds grace{3000};          // TERM -> KILL
-  std::chrono::milliseconds timeout{0};           // whole job; 0 = none
+  std::optional<int> stdin_rank;                   // default: broadcast
+  bool no_stdin = false;                           // --no-stdin: ranks get EOF
+  std::chrono::milliseconds grace{3000};           // TERM -> KILL
+  std::chrono::milliseconds timeout{0};            // whole job; 0 = none
   // After the first rank exits 0, the others get this long to finish; 0 =
   // wait forever. Guards against a job hanging on a peer that left early.
   std::chrono::milliseconds exit_window{60000};

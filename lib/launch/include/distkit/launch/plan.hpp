@@ -33,8 +33,8 @@ namespace distkit::launch {
 // shared, so a plan stays linear in the number of ranks (4096 ranks with
 // private copies of a 4096-entry ring list would take 330 MB).
 struct DataFile {
-  std::string env;   // e.g. MLX_HOSTFILE
-  std::string name;  // file name inside the temp dir
+  std::string env;                             // e.g. MLX_HOSTFILE
+  std::string name;                            // file name inside the temp dir
   std::shared_ptr<const std::string> content;  // written followed by one newline
   const std::string& text() const;             // the content ("" when unset)
   bool operator==(const DataFile& o) const {
@@ -71,9 +71,9 @@ using AddressResolver = std::function<std::optional<std::string>(const std::stri
 hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf);
 
 // Builds the plan: the hostfile's hosts, each repeated -n times in place
-// (a,a,b,b, hostfile::repeat_hosts), one rank per entry. Throws UsageError for bad env entries, a host whose
-// address is needed but cannot be resolved, an empty command, ports out of
-// range. `job_id` is stored as DISTKIT_JOB_ID.
+// (a,a,b,b, hostfile::repeat_hosts), one rank per entry. Throws UsageError for bad env entries, a
+// host whose address is needed but cannot be resolved, an empty command, ports out of range.
+// `job_id` is stored as DISTKIT_JOB_ID.
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
                 const AddressResolver& resolve, const std::string& job_id);
 

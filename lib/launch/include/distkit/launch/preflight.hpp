@@ -25,7 +25,7 @@ struct HostFacts {
   std::string agent;          // the distkit-agent that runs there ("" if none)
   std::string agent_hello;    // its hello: "<protocol> <distkit version>" ("" if none)
   bool agent_copied = false;  // this job copied distlaunch's own there
-  bool answered = false;  // the host's check ran to its end (else: facts unknown)
+  bool answered = false;      // the host's check ran to its end (else: facts unknown)
 };
 
 // This distlaunch's own distkit-agent, for hosts that have none.

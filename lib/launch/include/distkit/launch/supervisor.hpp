@@ -46,31 +46,31 @@ struct SuperviseOptions {
   WrapperSettings wrapper;
   bool tag_output = false;
   std::optional<std::filesystem::path> log_dir;
-  std::optional<int> stdin_rank;   // unset: broadcast
-  int stdin_fd = 0;                // -1: no stdin for the ranks
+  std::optional<int> stdin_rank;  // unset: broadcast
+  int stdin_fd = 0;               // -1: no stdin for the ranks
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds exit_window{60000};
   std::chrono::milliseconds heartbeat_period{
       static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
-  bool handle_signals = true;      // install the SIGINT/TERM/HUP handlers
+  bool handle_signals = true;                         // install the SIGINT/TERM/HUP handlers
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  std::string secret;              // hex; sent to each wrapper on stdin
-  const DebugLog* log = nullptr;   // --debug-log: starts, ends, decisions
+  std::string secret;             // hex; sent to each wrapper on stdin
+  const DebugLog* log = nullptr;  // --debug-log: starts, ends, decisions
 };
 
 struct RankResult {
   int rank = 0;
   std::string host;
-  int pid = 0;                     // as reported by the wrapper; 0 if unknown
+  int pid = 0;  // as reported by the wrapper; 0 if unknown
   ssh::ExitInfo exit;
-  bool stopped = false;            // we told it to stop
+  bool stopped = false;  // we told it to stop
   Clock::time_point start, end;
 };
 
 struct JobResult {
   int exit_code = 0;
-  std::string reason;              // the line printed on failure ("" when ok)
+  std::string reason;  // the line printed on failure ("" when ok)
   std::vector<RankResult> ranks;
   Clock::time_point start, end;
 };

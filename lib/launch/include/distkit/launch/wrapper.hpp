@@ -22,13 +22,13 @@
 namespace distkit::launch {
 
 struct WrapperSettings {
-  std::chrono::milliseconds grace{3000};     // TERM -> KILL
-  std::chrono::seconds heartbeat_limit{5};   // silence before the rank is killed
+  std::chrono::milliseconds grace{3000};    // TERM -> KILL
+  std::chrono::seconds heartbeat_limit{5};  // silence before the rank is killed
   // A rank (the runtime) that touches DISTKIT_HEARTBEAT_FILE and then stops
   // touching it for this long is reported as stalled (not stopped); 0: off.
   std::chrono::seconds stall_limit{60};
-  std::optional<std::string> cwd;            // directory to run in
-  bool cwd_required = false;                 // false: stay put when it is absent
+  std::optional<std::string> cwd;  // directory to run in
+  bool cwd_required = false;       // false: stay put when it is absent
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
@@ -57,12 +57,20 @@ std::string rank_start_request(const Plan& plan, const RankSpec& rank,
 // Frames of the stdin protocol (each ends with '\n'; data is raw after it).
 namespace frame {
 std::string secret(std::string_view hex);
-inline std::string heartbeat() { return "H\n"; }
+inline std::string heartbeat() {
+  return "H\n";
+}
 std::string data(std::string_view bytes);  // "D <n>\n" + bytes
-inline std::string end_of_input() { return "E\n"; }
+inline std::string end_of_input() {
+  return "E\n";
+}
 std::string signal(std::string_view name);  // "G INT"
-inline std::string terminate() { return "T\n"; }
-inline std::string kill() { return "K\n"; }
+inline std::string terminate() {
+  return "T\n";
+}
+inline std::string kill() {
+  return "K\n";
+}
 }  // namespace frame
 
 // The line the wrapper prints on stderr once the rank runs.

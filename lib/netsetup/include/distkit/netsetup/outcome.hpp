@@ -33,7 +33,7 @@ struct LinkCheck {
   std::string route_iface;  // the interface the route to `peer` uses ("" none)
   std::string link = "up";  // up | down (no carrier, disabled) | missing
   bool ok = false;
-  std::string detail;       // "from 10.213.0.1" or the connect error
+  std::string detail;  // "from 10.213.0.1" or the connect error
 };
 
 struct VerifyOutcome {

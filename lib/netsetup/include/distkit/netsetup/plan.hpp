@@ -26,13 +26,15 @@ namespace distkit::netsetup {
 inline constexpr const char* kDefaultSubnet = "10.213.0.0/16";
 
 struct LinkPlan {
-  Cable cable;        // as given
-  Cidr net;           // the /30
-  std::string addr_a; // address of cable.a's interface
-  std::string addr_b; // address of cable.b's interface
+  Cable cable;         // as given
+  Cidr net;            // the /30
+  std::string addr_a;  // address of cable.a's interface
+  std::string addr_b;  // address of cable.b's interface
   // The address of `e`'s side and of the other side.
   const std::string& address_of(const Endpoint& e) const { return e == cable.a ? addr_a : addr_b; }
-  const std::string& peer_address_of(const Endpoint& e) const { return e == cable.a ? addr_b : addr_a; }
+  const std::string& peer_address_of(const Endpoint& e) const {
+    return e == cable.a ? addr_b : addr_a;
+  }
 };
 
 struct Plan {

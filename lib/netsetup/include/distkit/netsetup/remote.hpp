@@ -17,10 +17,9 @@ namespace distkit::netsetup {
 // "not connected". Results are in the executors' order. Never throws for a
 // host's failure. `board` (optional, same host order) shows each host
 // working, then done or failed (the command's exit status).
-std::vector<ssh::CommandResult> run_scripts(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
-                                            const std::vector<std::string>& scripts,
-                                            const std::string& command,
-                                            std::chrono::milliseconds timeout,
-                                            ProgressBoard* board = nullptr);
+std::vector<ssh::CommandResult> run_scripts(
+    const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+    const std::vector<std::string>& scripts, const std::string& command,
+    std::chrono::milliseconds timeout, ProgressBoard* board = nullptr);
 
 }  // namespace distkit::netsetup

@@ -24,7 +24,7 @@ enum class Os { Linux, macOS };
 enum class BridgeMode { take_out, down };
 
 struct HostTarget {
-  std::string host;        // ssh name, as in the plan
+  std::string host;  // ssh name, as in the plan
   Os os = Os::Linux;
   std::string state_file;  // resolved (see state_file_for)
 };

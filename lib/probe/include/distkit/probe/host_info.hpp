@@ -24,8 +24,8 @@
 namespace distkit::probe {
 
 struct HostInfo {
-  std::string host;      // the name the user gave (ssh name)
-  bool macos = false;    // uname says Darwin, or Mac-only sections are present
+  std::string host;    // the name the user gave (ssh name)
+  bool macos = false;  // uname says Darwin, or Mac-only sections are present
   Uname uname;
   OsVersion os;
   std::string hostname;
@@ -44,7 +44,7 @@ struct HostInfo {
   std::vector<Interface> interfaces;
   std::optional<Interface> bridge0;
   std::optional<Route> route_to_launcher;
-  std::string ssh_server_address;  // 3rd field of $SSH_CONNECTION
+  std::string ssh_server_address;        // 3rd field of $SSH_CONNECTION
   std::string en0_address, en1_address;  // ipconfig getifaddr, else ifconfig
 
   std::optional<bool> passwordless_sudo;  // unset when not probed

@@ -17,7 +17,8 @@ namespace distkit::probe {
 std::filesystem::path capture_path(const std::filesystem::path& dir, const std::string& host);
 
 // Writes the raw capture atomically; throws distkit::Error naming the path.
-void save_capture(const std::filesystem::path& dir, const std::string& host, const std::string& raw);
+void save_capture(const std::filesystem::path& dir, const std::string& host,
+                  const std::string& raw);
 
 // The host's capture from DIR, or nullopt when DIR has nothing for it.
 // Throws RemoteError when a .probe file is not a capture.

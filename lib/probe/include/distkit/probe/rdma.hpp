@@ -23,7 +23,7 @@ std::vector<RdmaDevice> parse_ibv_devices(std::string_view text);
 struct RdmaPortState {
   std::string device;  // hca_id
   int port = 1;
-  std::string state;   // "PORT_ACTIVE", "PORT_DOWN", ...
+  std::string state;  // "PORT_ACTIVE", "PORT_DOWN", ...
   bool active() const { return state == "PORT_ACTIVE"; }
 };
 std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text);

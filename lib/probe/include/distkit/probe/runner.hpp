@@ -40,6 +40,7 @@ std::string probe_command(const std::string& boundary, const std::string& launch
 using ProbeDone = std::function<void(size_t, const ProbeResult&)>;
 std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                                     const std::vector<std::string>& hosts,
-                                    std::chrono::milliseconds timeout, const ProbeDone& on_done = {});
+                                    std::chrono::milliseconds timeout,
+                                    const ProbeDone& on_done = {});
 
 }  // namespace distkit::probe

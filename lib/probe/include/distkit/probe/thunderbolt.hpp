@@ -18,10 +18,10 @@ namespace distkit::probe {
 
 // A Mac seen at the other end of a cable (possibly behind a dock or hub).
 struct TbPeer {
-  std::string domain_uuid;  // the peer's port UUID
-  std::string name;         // "_name", e.g. "Mac Studio"
-  std::string model;        // "device_name_key", e.g. "Mac15,14"
-  int depth = 1;            // 1: directly cabled; 2+: behind a dock/hub
+  std::string domain_uuid;    // the peer's port UUID
+  std::string name;           // "_name", e.g. "Mac Studio"
+  std::string model;          // "device_name_key", e.g. "Mac15,14"
+  int depth = 1;              // 1: directly cabled; 2+: behind a dock/hub
   bool rdma_service = false;  // services_title lists protocol 64087 (a hint)
 };
 
@@ -32,11 +32,11 @@ struct TbDevice {
 };
 
 struct TbPort {
-  std::string bus;           // "_name", e.g. "thunderboltusb4_bus_3"
-  std::string domain_uuid;   // this port's UUID
-  std::string receptacle;    // receptacle_id_key, "1".."6"
-  std::string speed;         // current_speed_key, e.g. "80 Gb/s"
-  bool connected = false;    // receptacle_status_key == receptacle_connected
+  std::string bus;          // "_name", e.g. "thunderboltusb4_bus_3"
+  std::string domain_uuid;  // this port's UUID
+  std::string receptacle;   // receptacle_id_key, "1".."6"
+  std::string speed;        // current_speed_key, e.g. "80 Gb/s"
+  bool connected = false;   // receptacle_status_key == receptacle_connected
   std::vector<TbPeer> peers;
   std::vector<TbDevice> devices;
 
@@ -47,10 +47,10 @@ struct TbPort {
 };
 
 struct TbReport {
-  std::string machine_name;         // this Mac's device_name_key
-  std::vector<TbPort> ports;        // buses with a domain_uuid_key, in order
-  int buses_without_uuid = 0;       // skipped buses
-  std::string error;                // non-empty: the JSON could not be used
+  std::string machine_name;    // this Mac's device_name_key
+  std::vector<TbPort> ports;   // buses with a domain_uuid_key, in order
+  int buses_without_uuid = 0;  // skipped buses
+  std::string error;           // non-empty: the JSON could not be used
 };
 
 // Never throws; invalid input gives a report with `error` set.

@@ -13,8 +13,20 @@ namespace distkit::rt {
 // Element types a collective can carry. float16/bfloat16 are raw 16-bit
 // patterns (IEEE binary16 / bfloat16); complex64 is two float32 (re, im).
 enum class DType : uint8_t {
-  boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-  float16, bfloat16, float32, float64, complex64
+  boolean,
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  float16,
+  bfloat16,
+  float32,
+  float64,
+  complex64
 };
 
 // Reductions. For bool, sum/max mean OR and prod/min mean AND. complex64

@@ -16,10 +16,10 @@ namespace distkit::ssh {
 
 // How a command ended. Exactly one of the three outcomes holds.
 struct ExitInfo {
-  int exit_status = -1;    // 0..255 when the command exited
-  int signal = 0;          // > 0 when it was killed by a signal
-  std::string error;       // non-empty when the transport failed (connection
-                           // lost, timeout); exit_status and signal unset
+  int exit_status = -1;  // 0..255 when the command exited
+  int signal = 0;        // > 0 when it was killed by a signal
+  std::string error;     // non-empty when the transport failed (connection
+                         // lost, timeout); exit_status and signal unset
   bool ok() const { return error.empty() && signal == 0 && exit_status == 0; }
   // The status a shell would report: exit_status, 128 + signal, or 255 for a
   // transport failure (as ssh(1) does).
@@ -33,8 +33,8 @@ struct CommandResult {
 };
 
 struct RunOptions {
-  std::string stdin_data;                       // written, then stdin closed
-  std::chrono::milliseconds timeout{0};         // 0: no deadline
+  std::string stdin_data;                // written, then stdin closed
+  std::chrono::milliseconds timeout{0};  // 0: no deadline
 };
 
 // Callbacks of a streaming command. They are called from an I/O thread owned

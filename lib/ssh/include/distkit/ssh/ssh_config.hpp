@@ -87,20 +87,20 @@ class SshConfig {
   struct Criterion {
     std::string name;  // lower-case: "all", "host", "exec", ...
     bool negated = false;
-    std::string arg;   // pattern list or command; empty for all/canonical/final
+    std::string arg;  // pattern list or command; empty for all/canonical/final
   };
   // A Host or Match line: what later entries depend on.
   struct Block {
     std::vector<std::string> patterns;  // Host patterns (empty for Match)
     bool is_match = false;
-    std::vector<Criterion> criteria;    // Match only
-    std::string where;                  // "origin line N"
+    std::vector<Criterion> criteria;  // Match only
+    std::string where;                // "origin line N"
   };
   struct Entry {
-    int block = -1;        // index into blocks_; -1 = before any Host/Match
-    std::string keyword;   // lower-case
+    int block = -1;       // index into blocks_; -1 = before any Host/Match
+    std::string keyword;  // lower-case
     std::vector<std::string> args;
-    std::string where;     // "origin line N" for errors
+    std::string where;  // "origin line N" for errors
   };
 
  private:

@@ -22,15 +22,15 @@ struct Port {
   std::string receptacle;  // "1".."6"
   int linked_gbps = 0;     // 0 when idle
   int max_gbps = 0;
-  bool in_use = false;     // something (Mac, drive, dock) is attached
+  bool in_use = false;  // something (Mac, drive, dock) is attached
   std::vector<std::string> peer_uuids;
   // "Thunderbolt 3 (en4)" or "Thunderbolt 3" for messages.
   std::string label() const;
 };
 
 struct Host {
-  std::string name;          // the ssh name
-  std::vector<Port> ports;   // sorted by interface name, like MLX
+  std::string name;                               // the ssh name
+  std::vector<Port> ports;                        // sorted by interface name, like MLX
   std::vector<std::string> unmapped_receptacles;  // no Thunderbolt N port
 };
 
@@ -38,7 +38,7 @@ struct Link {
   int a = 0, pa = 0;  // host and port index on the side that listed it first
   int b = 0, pb = 0;
   bool seen_by_a = false, seen_by_b = false;
-  int gbps = 0;       // linked speed (the lower of both ends when both known)
+  int gbps = 0;  // linked speed (the lower of both ends when both known)
   bool symmetric() const { return seen_by_a && seen_by_b; }
   bool tb5() const { return gbps >= 80; }
   // The port index on `host`'s side (host must be a or b).

@@ -16,7 +16,6 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 
 // Reads a whole file; throws UsageError naming the path when it is missing or
 // unreadable, and when it is larger than `max_bytes`.
-std::string read_file(const std::filesystem::path& path,
-                      size_t max_bytes = size_t(64) << 20);
+std::string read_file(const std::filesystem::path& path, size_t max_bytes = size_t(64) << 20);
 
 }  // namespace distkit

@@ -39,8 +39,7 @@ class Error : public std::runtime_error {
 class UsageError : public Error {
  public:
   UsageError(std::string subject, std::string problem, std::string remedy = {})
-      : Error(std::move(subject), std::move(problem), std::move(remedy),
-              ExitCode::usage) {}
+      : Error(std::move(subject), std::move(problem), std::move(remedy), ExitCode::usage) {}
 };
 
 // A remote command or host failed: exit 1.

@@ -57,10 +57,9 @@ class ProgressBoard {
     std::chrono::milliseconds tick{150};
   };
 
-  ProgressBoard(std::vector<std::string> hosts, std::string verb, std::FILE* out,
-                ProgressMode mode, Timing timing);
-  ProgressBoard(std::vector<std::string> hosts, std::string verb, std::FILE* out,
-                ProgressMode mode)
+  ProgressBoard(std::vector<std::string> hosts, std::string verb, std::FILE* out, ProgressMode mode,
+                Timing timing);
+  ProgressBoard(std::vector<std::string> hosts, std::string verb, std::FILE* out, ProgressMode mode)
       : ProgressBoard(std::move(hosts), std::move(verb), out, mode, Timing{}) {}
   ~ProgressBoard();
   ProgressBoard(const ProgressBoard&) = delete;

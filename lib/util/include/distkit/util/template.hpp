@@ -19,14 +19,12 @@ using TemplateFields = std::map<std::string, std::string, std::less<>>;
 
 enum class TemplateMode { text, shell };
 
-std::string render_template(std::string_view tpl, const TemplateFields& fields,
-                            TemplateMode mode);
+std::string render_template(std::string_view tpl, const TemplateFields& fields, TemplateMode mode);
 
 // The embedded file templates/<name>; throws std::logic_error when absent.
 std::string_view template_text(std::string_view name);
 
 // render_template(template_text(name), ...).
-std::string render_named(std::string_view name, const TemplateFields& fields,
-                         TemplateMode mode);
+std::string render_named(std::string_view name, const TemplateFields& fields, TemplateMode mode);
 
 }  // namespace distkit
