@@ -49,7 +49,7 @@ for line in "job: distlaunch [^ ]*: 2 rank(s) on 1 host(s): sh -c " \
     "job: exit 3: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)"; do
   grep -q "^$ts $line" "$WORK/debug.log" || { cat "$WORK/debug.log"; fail "debug log: no line '$line'"; }
 done
-expect_eq "$(stat -c %a "$WORK/debug.log")" 600 "the debug log's mode"
+expect_eq "$(find "$WORK/debug.log" -perm 600)" "$WORK/debug.log" "the debug log, mode 0600"
 rc=0
 "$DL" --hostfile "$WORK/hostfile.json" --debug-log "$WORK/no/such/dir/log" -- true 2>"$WORK/err" || rc=$?
 expect_eq "$rc" 2 "exit status with a debug log that cannot be written"
