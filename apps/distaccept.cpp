@@ -17,14 +17,6 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : int(distkit::ExitCode::usage);
   }
-  try {
-    return distkit::accept::run_distaccept(options, stdout, stderr);
-  } catch (const distkit::Error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s\n", distkit::format_error_line("distaccept", e).c_str());
-    return int(e.exit_code());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "distaccept: error: internal: %s\n", e.what());
-    return int(distkit::ExitCode::failure);
-  }
+  return distkit::run_tool(
+      "distaccept", [&] { return distkit::accept::run_distaccept(options, stdout, stderr); });
 }

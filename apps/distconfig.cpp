@@ -1,5 +1,6 @@
 // distconfig: probe hosts, find their Thunderbolt topology, write an MLX
-// hostfile. Thin main: parse argv, hand over to configtool, one catch site.
+// hostfile. Thin main: parse argv, hand over to configtool through the one
+// catch site (distkit::run_tool).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
@@ -22,14 +23,6 @@ int main(int argc, char** argv) {
   }
   distkit::configtool::Services services{distkit::ssh::connect_all, std::cout, std::cerr,
                                          distkit::use_color(stderr)};
-  try {
-    return distkit::configtool::run_distconfig(options, services);
-  } catch (const distkit::Error& e) {
-    std::cout.flush();
-    std::cerr << distkit::format_error_line("distconfig", e) << "\n";
-    return int(e.exit_code());
-  } catch (const std::exception& e) {
-    std::cerr << "distconfig: error: internal: " << e.what() << "\n";
-    return int(distkit::ExitCode::failure);
-  }
+  return distkit::run_tool("distconfig",
+                           [&] { return distkit::configtool::run_distconfig(options, services); });
 }

@@ -21,14 +21,6 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : int(distkit::ExitCode::usage);
   }
   if (options.command.empty()) options.command = app.remaining();
-  try {
-    return distkit::launch::run_distlaunch(options, {});
-  } catch (const distkit::Error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "%s\n", distkit::format_error_line("distlaunch", e).c_str());
-    return int(e.exit_code());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "distlaunch: error: internal: %s\n", e.what());
-    return int(distkit::ExitCode::failure);
-  }
+  return distkit::run_tool("distlaunch",
+                           [&] { return distkit::launch::run_distlaunch(options, {}); });
 }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 namespace distkit {
 
 namespace {
@@ -27,6 +29,24 @@ std::string describe(const Error& e) {
 
 std::string format_error_line(std::string_view tool, const Error& e) {
   return fmt::format("{}: error: {}", tool, e.what());
+}
+
+int run_tool(std::string_view tool, const std::function<int()>& body, std::FILE* err) {
+  std::string line;
+  int code = 0;
+  try {
+    return body();
+  } catch (const Error& e) {
+    line = format_error_line(tool, e);
+    code = static_cast<int>(e.exit_code());
+  } catch (const std::exception& e) {
+    line = fmt::format("{}: error: internal: {}", tool, e.what());
+    code = static_cast<int>(ExitCode::failure);
+  }
+  std::cout.flush();
+  std::fflush(stdout);
+  std::fprintf(err, "%s\n", line.c_str());
+  return code;
 }
 
 }  // namespace distkit

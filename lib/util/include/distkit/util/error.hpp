@@ -7,8 +7,11 @@
 // the code the type maps to.
 #pragma once
 
+#include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace distkit {
 
@@ -59,5 +62,12 @@ std::string describe(const Error& e);
 
 // The single line printed by a tool's catch site, without trailing newline.
 std::string format_error_line(std::string_view tool, const Error& e);
+
+// Every tool's one catch site: runs `body` and returns its exit code; what
+// it throws becomes one line on `err` and the exit-code contract
+// (distkit::Error: format_error_line and its code; anything else:
+// "<tool>: error: internal: <what>", exit 1). Standard output is flushed
+// first, so the error line comes after the product.
+int run_tool(std::string_view tool, const std::function<int()>& body, std::FILE* err = stderr);
 
 }  // namespace distkit
