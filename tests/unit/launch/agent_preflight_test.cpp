@@ -94,6 +94,13 @@ TEST_CASE("an installed distkit-agent becomes the host agent", "[launch][preflig
 TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once", "[launch][preflight]") {
   Cache cache;
   auto copy = own_copy(this_system());
+  // Another build's copy not written for 40 days, and one from today: the
+  // copy removes the first only.
+  const fs::path stale = cache.dir / "distkit" / "0.0.1-old",
+                 fresh = cache.dir / "distkit" / "0.0.2-new";
+  fs::create_directories(stale);
+  fs::create_directories(fresh);
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(24 * 40));
   auto r = preflight_with({"/nonexistent/distkit-agent"}, copy);
   CHECK(r.report.agent_problems == std::vector<std::string>{});
   REQUIRE(r.agent->running());
@@ -104,6 +111,8 @@ TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once", "[lau
   CHECK(fs::file_size(cached) == fs::file_size(DISTKIT_AGENT_PATH));
   for (const auto& dir : {cache.dir / "distkit", cache.dir / "distkit" / copy.build})
     CHECK((fs::status(dir).permissions() & fs::perms::all) == fs::perms::owner_all);
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(fresh));
   auto run = test::run_on(test::local_plan(1, {"echo", "ran"}), test::quiet_options(), r.agent);
   CHECK(run.out == "ran\n");
   // The next job finds the copy in the preflight: nothing copied again.
