@@ -42,10 +42,10 @@ ts='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]\{8\}\.[0-9]\{3\}'
 for line in "job: distlaunch [^ ]*: 2 rank(s) on 1 host(s): sh -c " \
     "127.0.0.1: agent /.*/distkit-agent, hello 3 [^ ]*, os " \
     "rank 0 on 127.0.0.1: started" "rank 1 on 127.0.0.1: started" \
-    "rank 1 on 127.0.0.1: ended (pid [1-9][0-9]*): exit status 3" \
+    "rank 1 on 127.0.0.1: ended (pid [1-9][0-9]*): exited with status 3" \
     "job: distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)" \
     "rank 0 on 127.0.0.1: told to stop (TERM, KILL after the grace)" \
-    "rank 0 on 127.0.0.1: ended (pid [1-9][0-9]*): exit status 143" \
+    "rank 0 on 127.0.0.1: ended (pid [1-9][0-9]*): exited with status 143" \
     "job: exit 3: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)"; do
   grep -q "^$ts $line" "$WORK/debug.log" || { cat "$WORK/debug.log"; fail "debug log: no line '$line'"; }
 done

@@ -274,13 +274,8 @@ void Job::handle_exits() {
     if (!r.done || r.handled) continue;
     r.handled = true;
     fresh.push_back({i, r.result.exit, r.ended});
-    if (o_.log && o_.log->on()) {
-      const ssh::ExitInfo& e = r.result.exit;
-      log(i, "ended (pid " + std::to_string(r.result.pid) + "): " +
-                 (!e.error.empty() ? "lost its connection (" + e.error + ")"
-                  : e.signal       ? "killed by signal " + std::to_string(e.signal)
-                                   : "exit status " + std::to_string(e.exit_status)));
-    }
+    if (o_.log && o_.log->on())
+      log(i, "ended (pid " + std::to_string(r.result.pid) + "): " + describe_exit(r.result.exit));
   }
   if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));
 }

@@ -25,12 +25,6 @@ constexpr std::chrono::hours kAbortRetry{1};
 // that a period of 0 cannot make the wiring's loop spin.
 constexpr milliseconds kMinHeartbeatPeriod{100};
 
-std::string describe_exit(const ssh::ExitInfo& e) {
-  if (!e.error.empty()) return "lost its connection (" + e.error + ")";
-  if (e.signal) return "was killed by signal " + std::to_string(e.signal);
-  return "exited with status " + std::to_string(e.exit_status);
-}
-
 PolicyAction note(std::string text) {
   PolicyAction a;
   a.kind = PolicyAction::Kind::note;
@@ -39,6 +33,12 @@ PolicyAction note(std::string text) {
 }
 
 }  // namespace
+
+std::string describe_exit(const ssh::ExitInfo& e) {
+  if (!e.error.empty()) return "lost its connection (" + e.error + ")";
+  if (e.signal) return "was killed by signal " + std::to_string(e.signal);
+  return "exited with status " + std::to_string(e.exit_status);
+}
 
 SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
     : s_(settings) {

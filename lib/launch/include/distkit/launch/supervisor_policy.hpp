@@ -36,6 +36,10 @@ struct PolicyAction {
   std::string text;   // note
 };
 
+// How a rank ended, as the job's reason says it: "exited with status 3",
+// "was killed by signal 9", "lost its connection (...)".
+std::string describe_exit(const ssh::ExitInfo& e);
+
 class SupervisorPolicy {
  public:
   using Time = std::chrono::steady_clock::time_point;
