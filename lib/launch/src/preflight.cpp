@@ -58,14 +58,21 @@ std::string agent_remedy() {
          " there, or pass --agent none to use distlaunch's own copy";
 }
 
-// One host's answer: what its channel said, and what became of the copy
-// where it had no agent ("" none tried; "none", "other-system",
-// "failed (...)").
+// What became of distlaunch's own agent on a host that had none.
+enum class Copy {
+  not_tried,     // the host had an agent, or its check failed
+  none,          // no copy beside this distlaunch
+  other_system,  // the host runs another OS or architecture
+  failed,        // the copy could not be stored: HostAnswer::copy_failure says why
+  made,
+};
+
+// One host's answer: what its channel said, and what became of the copy.
 struct HostAnswer {
   AgentOpening opening;
-  std::string copy;
-  std::string own_system;  // this distlaunch's, for the refusal
-  bool copied = false;
+  Copy copy = Copy::not_tried;
+  std::string copy_failure;  // "failed (status 1: mkdir: ...)", for Copy::failed
+  std::string own_system;    // this distlaunch's, for the refusal
 };
 
 // Why `host` has no host agent of this protocol ("" when it has one).
@@ -82,17 +89,17 @@ std::string agent_problem(const std::string& host, const HostAnswer& a, bool run
            (o.protocol < 0 ? "" : "it ended before answering the checks, ") + "exit " +
            std::to_string(o.exit.shell_status()) + (o.err.empty() ? "" : ": " + o.err) + "); " +
            agent_remedy();
-  if (a.copy == "other-system")
+  if (a.copy == Copy::other_system)
     return host + ": no distkit-agent there, and it runs " + o.system + ", this distlaunch " +
            a.own_system + ", so distlaunch's own cannot run there; install distkit on " + host +
            " (see README: hosts), or name its distkit-agent with --agent";
-  if (a.copy == "none")
+  if (a.copy == Copy::none)
     return host +
            ": no distkit-agent there, and none beside this distlaunch to copy; "
            "install distkit on " +
            host + ", or name its distkit-agent with --agent";
-  if (a.copy.rfind("failed", 0) == 0)
-    return host + ": copying distkit-agent there " + a.copy +
+  if (a.copy == Copy::failed)
+    return host + ": copying distkit-agent there " + a.copy_failure +
            "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
            host;
   return host + ": no distkit-agent there (not copied); install distkit on " + host;
@@ -103,10 +110,14 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
   const AgentOpening& o = a.opening;
   auto fact = [&](const char* key) { return agent_frames::pair_value(o.facts, key); };
   HostFacts& facts = report.hosts[host];
-  facts = {fact("os"),  fact("python"),
-           fact("mlx"), fact("git"),
-           o.agent,     o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
-           a.copied,    o.answered};
+  facts = {fact("os"),
+           fact("python"),
+           fact("mlx"),
+           fact("git"),
+           o.agent,
+           o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
+           a.copy == Copy::made,
+           o.answered};
   if (!o.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + o.exit.error + "); check the host");
     return;
@@ -233,15 +244,15 @@ PreflightReport run_preflight(const Plan& plan,
           const AgentOpening& o = a.opening;
           if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
           // None there: copy ours where it can run, then locate it again.
-          if (!copy) return a.copy = "none", a;
+          if (!copy) return a.copy = Copy::none, a;
           a.own_system = copy->system;
-          if (o.system != copy->system) return a.copy = "other-system", a;
+          if (o.system != copy->system) return a.copy = Copy::other_system, a;
           ssh::RunOptions ro;
           ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
           try {
             ro.stdin_data = bytes->get();
           } catch (const std::exception& e) {
-            return a.copy = std::string("failed: ") + e.what(), a;
+            return a.copy = Copy::failed, a.copy_failure = std::string("failed: ") + e.what(), a;
           }
           auto up = ex->run(
               render_named("launch_agent_copy.sh",
@@ -256,10 +267,10 @@ PreflightReport run_preflight(const Plan& plan,
               auto said = split_lines(up.err);
               if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
             }
-            return a.copy = "failed (" + why + ")", a;
+            return a.copy = Copy::failed, a.copy_failure = "failed (" + why + ")", a;
           }
           a.opening = round(locator(cached));
-          a.copied = true;
+          a.copy = Copy::made;
           return a;
         }));
   }
