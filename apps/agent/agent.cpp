@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -75,9 +76,10 @@ bool read_timing(const distkit::agent_frames::Pairs& p, long& heartbeat, long& i
       why = std::string("no valid ") + names[i] + " in the launcher's P frame";
       return false;
     }
-  // A wrapper's own watchdog must speak before the agent gives up.
-  if (heartbeat < 1 ||
-      static_cast<double>(idle) <= static_cast<double>(heartbeat) + distkit::kStartFrameMargin) {
+  // A wrapper's own watchdogs (no heartbeat, no start frame) must speak
+  // before the agent gives up.
+  const double margin = std::max(distkit::kHeartbeatMargin, distkit::kStartFrameMargin);
+  if (heartbeat < 1 || static_cast<double>(idle) <= static_cast<double>(heartbeat) + margin) {
     why = "idle_limit " + std::to_string(idle) + " s is not past heartbeat_limit " +
           std::to_string(heartbeat) + " s and a wrapper's margins";
     return false;

@@ -181,8 +181,7 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
     lazy_ = true;
     phase_ = Phase::hello;  // no locator: the agent's hello comes first
     adopt(inner_->start(agent_command_, agent_handlers()));
-    // P before the first N, without waiting for the hello (checked as it comes).
-    send(agent_frame('P', 0, agent_frames::encode_pairs(timing_)));
+    send_request();  // before the first N, without waiting for the hello (checked as it comes)
     lock.lock();
   }
   if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
@@ -199,6 +198,11 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
   lock.unlock();
   send(agent_frame('N', id, request));
   return std::make_unique<AgentRankCommand>(shared_from_this(), id, slot);
+}
+
+// The P frame: the opening's request (the lazy agent's is its timing).
+void AgentClient::send_request() {
+  send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
 }
 
 // Set once, before the first frame is sent; kept until we are destroyed.
@@ -308,7 +312,7 @@ void AgentClient::on_opening_frame(const AgentFrameParser::Frame& f) {
       return;
     }
     phase_ = Phase::facts;
-    if (!lazy_) send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
+    if (!lazy_) send_request();
     return;
   }
   auto facts = f.kind == 'F' ? agent_frames::decode_pairs(f.data) : std::nullopt;

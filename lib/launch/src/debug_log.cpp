@@ -5,7 +5,6 @@
 #include "distkit/launch/debug_log.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
