@@ -47,6 +47,7 @@ install_apt() {
   pkgs="build-essential cmake ninja-build pkg-config git libcli11-dev libssh2-1-dev
         nlohmann-json3-dev libfmt-dev libspdlog-dev catch2
         openssh-server openssh-client iproute2 procps util-linux psmisc time man-db groff-base zsh fish bash-completion
+        gdb
         python3"
   [ "$want_bench" = 1 ] && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
   [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"

@@ -12,11 +12,15 @@
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/version.hpp"
+#include "group.hpp"
 #include "posix_util.hpp"
+#include "stacks.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,13 +60,43 @@ void close_fd(int& fd) {
 struct WrapperChild {
   pid_t pid = -1;
   int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
-  std::string queue;                // stdin bytes, written up to queue_off
+  int told = -1;                    // its status pipe: "PID DIR\n" once its rank runs
+  std::string told_buf;
+  pid_t rank = 0;         // the rank's pid, which is its process group
+  std::string heartbeat;  // the rank's DISTKIT_HEARTBEAT_FILE
+  std::string queue;      // stdin bytes, written up to queue_off
   std::size_t queue_off = 0;
   bool close_after = false;  // C received: close once queue is written
   bool exited = false;
   int status = 0;
   double exited_at = 0;
 };
+
+// A forked dumper collecting one rank's stacks (stacks.hpp) for a W or L.
+struct Dumper {
+  long id = -1;
+  int fd = -1;  // its output, sent as B at EOF
+  std::string text;
+};
+
+// The M frame's pairs for one rank: its group's counters and its
+// heartbeat file's mtime (milliseconds since the epoch; absent: none).
+std::string progress_pairs(const GroupCounters& c, const std::string& heartbeat) {
+  distkit::agent_frames::Pairs p = {{"cpu_ms", std::to_string(c.cpu_ms)},
+                                    {"processes", std::to_string(c.processes)}};
+  if (c.io_bytes >= 0) p.emplace_back("io_bytes", std::to_string(c.io_bytes));
+  struct stat st {};
+  if (!heartbeat.empty() && stat(heartbeat.c_str(), &st) == 0) {
+#ifdef __APPLE__
+    const timespec& m = st.st_mtimespec;
+#else
+    const timespec& m = st.st_mtim;
+#endif
+    p.emplace_back("heartbeat_ms",
+                   std::to_string(static_cast<long long>(m.tv_sec) * 1000 + m.tv_nsec / 1000000));
+  }
+  return distkit::agent_frames::encode_pairs(p);
+}
 
 // The launcher's timing, from its P frame; false (with why) when the
 // values are missing or break agent_protocol.hpp's order.
@@ -119,6 +153,10 @@ class Agent {
   void start(long id, const std::string& request);
   void launcher_gone();
   bool read_pipe(long id, int& fd, char kind);
+  void read_told(WrapperChild& w);
+  void start_dump(long id, bool final);
+  void read_dump(pid_t pid);
+  void sample();
   void reap();
   void finish_wrappers();
   void write_stdins();
@@ -129,6 +167,9 @@ class Agent {
   double idle_ = static_cast<double>(distkit::kFirstRankWait), first_wait_ = 0;
   long heartbeat_limit_ = 0;
   bool preflight_done_ = false;
+  bool sampling_ = false;  // P's sample=1: M frames every kSampleInterval
+  double next_sample_ = 0;
+  std::map<pid_t, Dumper> dumpers_;
   std::string in_;   // stdin bytes not parsed yet
   std::string out_;  // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
@@ -175,6 +216,8 @@ void Agent::handle_frames() {
       if (w->second.in >= 0) w->second.queue += payload;
     } else if (kind == 'C') {
       w->second.close_after = true;
+    } else if (kind == 'W' || kind == 'L') {
+      start_dump(id, kind == 'L');
     } else {  // 'A'
       w->second.queue.clear(), w->second.queue_off = 0;
       close_fd(w->second.in);
@@ -204,6 +247,7 @@ bool Agent::preflight(const std::string& payload) {
   heartbeat_limit_ = heartbeat;
   idle_ = static_cast<double>(idle);
   first_wait_ = static_cast<double>(first_wait);
+  sampling_ = af::pair_value(*pairs, "sample") == "1";
   std::string facts = af::encode_pairs(run_checks(*pairs));
   out_ += "F " + std::to_string(facts.size()) + "\n" + facts;
   preflight_done_ = true;
@@ -226,10 +270,10 @@ void Agent::start(long id, const std::string& request) {
                125);
     return;
   }
-  int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
-  if (pipe(pin) != 0 || pipe(pout) != 0 || pipe(perr) != 0) {
+  int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, ptold[2] = {-1, -1};
+  if (pipe(pin) != 0 || pipe(pout) != 0 || pipe(perr) != 0 || pipe(ptold) != 0) {
     int saved = errno;
-    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1]})
+    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0], ptold[1]})
       if (fd >= 0) close(fd);
     fail_start(id, std::string("cannot create pipes: ") + std::strerror(saved), 126);
     return;
@@ -246,12 +290,14 @@ void Agent::start(long id, const std::string& request) {
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
-    for (int fd :
-         {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], g_agent_wake[0], g_agent_wake[1]})
+    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0], g_agent_wake[0],
+                   g_agent_wake[1]})
       close(fd);
+    set_cloexec_nonblock(ptold[1]);  // the rank does not inherit it
     for (auto& [other, w] : wrappers_)
-      for (int fd : {w.in, w.out, w.err})
+      for (int fd : {w.in, w.out, w.err, w.told})
         if (fd >= 0) close(fd);
+    for (auto& [dpid, d] : dumpers_) close(d.fd);
     for (const auto& e : env) {
       std::size_t eq = e.find('=');
       if (eq != std::string::npos && eq > 0)
@@ -260,15 +306,16 @@ void Agent::start(long id, const std::string& request) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_));
+    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, ptold[1]));
   }
   sigprocmask(SIG_SETMASK, &old, nullptr);
   close(pin[0]);
   close(pout[1]);
   close(perr[1]);
+  close(ptold[1]);
   if (pid < 0) {
     int saved = errno;
-    for (int fd : {pin[1], pout[0], perr[0]}) close(fd);
+    for (int fd : {pin[1], pout[0], perr[0], ptold[0]}) close(fd);
     fail_start(id, std::string("cannot fork: ") + std::strerror(saved), 126);
     return;
   }
@@ -277,7 +324,8 @@ void Agent::start(long id, const std::string& request) {
   w.in = pin[1];
   w.out = pout[0];
   w.err = perr[0];
-  for (int fd : {w.in, w.out, w.err}) set_cloexec_nonblock(fd);
+  w.told = ptold[0];
+  for (int fd : {w.in, w.out, w.err, w.told}) set_cloexec_nonblock(fd);
   wrappers_.emplace(id, std::move(w));
 }
 
@@ -309,7 +357,7 @@ void Agent::reap() {
   int st = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-    for (auto& [id, w] : wrappers_)
+    for (auto& [id, w] : wrappers_)  // a dumper's end is its pipe's EOF (read_dump)
       if (w.pid == pid) {
         w.exited = true;
         w.status = st;
@@ -335,10 +383,117 @@ void Agent::finish_wrappers() {
         ++i;
       close_fd(*fd);
     }
+    close_fd(w.told);
     std::string status = WIFSIGNALED(w.status) ? "s" + std::to_string(WTERMSIG(w.status))
                                                : std::to_string(WEXITSTATUS(w.status));
     report_exit(it->first, status);
     it = wrappers_.erase(it);
+  }
+}
+
+// The wrapper's status line: its rank's pid (the rank's process group)
+// and temp dir, where the rank's heartbeat file is.
+void Agent::read_told(WrapperChild& w) {
+  char buf[512];
+  ssize_t n = read(w.told, buf, sizeof buf);
+  if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return close_fd(w.told);
+  if (n < 0) return;
+  w.told_buf.append(buf, static_cast<std::size_t>(n));
+  std::size_t nl = w.told_buf.find('\n'), sp = w.told_buf.find(' ');
+  if (nl == std::string::npos) {
+    if (w.told_buf.size() > 4096) close_fd(w.told);  // no wrapper of ours says that much
+    return;
+  }
+  if (sp != std::string::npos && sp < nl) {
+    w.rank = static_cast<pid_t>(std::atol(w.told_buf.substr(0, sp).c_str()));
+    w.heartbeat = w.told_buf.substr(sp + 1, nl - sp - 1) + "/heartbeat";
+    next_sample_ = 0;  // a first sample now: the baseline of its first window
+  }
+  close_fd(w.told);  // one line is all it says
+}
+
+// W or L for rank `id`: a forked dumper collects its stacks (this loop
+// keeps serving every rank meanwhile) and its output goes back as B.
+void Agent::start_dump(long id, bool final) {
+  auto w = wrappers_.find(id);
+  std::string none;
+  if (w == wrappers_.end() || w->second.exited)
+    none = "the rank has ended";
+  else if (w->second.rank <= 0)
+    none = "the rank has not started yet";
+  int p[2] = {-1, -1};
+  if (none.empty() && pipe(p) != 0)
+    none = std::string("cannot create a pipe: ") + std::strerror(errno);
+  if (!none.empty()) return emit('B', id, none.data(), none.size());
+  const pid_t group = w->second.rank;
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, sig);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    // Nothing of the launcher's channel stays open in here.
+    int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    for (int fd : {null, p[0], g_agent_wake[0], g_agent_wake[1]}) close(fd);
+    for (auto& [other, x] : wrappers_)
+      for (int fd : {x.in, x.out, x.err, x.told})
+        if (fd >= 0) close(fd);
+    for (auto& [dpid, d] : dumpers_) close(d.fd);
+    const double deadline = now_seconds() + static_cast<double>(distkit::kStackDumpLimit);
+    std::string text = dump_stacks(group, final, deadline);
+    for (std::size_t off = 0; off < text.size();) {
+      ssize_t n = write(p[1], text.data() + off, text.size() - off);
+      if (n <= 0 && errno != EINTR) break;
+      if (n > 0) off += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  close(p[1]);
+  if (pid < 0) {
+    close(p[0]);
+    none = std::string("cannot fork: ") + std::strerror(errno);
+    return emit('B', id, none.data(), none.size());
+  }
+  set_cloexec_nonblock(p[0]);
+  dumpers_[pid] = Dumper{id, p[0], {}};
+}
+
+void Agent::read_dump(pid_t pid) {
+  auto it = dumpers_.find(pid);
+  if (it == dumpers_.end()) return;
+  Dumper& d = it->second;
+  char buf[65536];
+  ssize_t n = read(d.fd, buf, sizeof buf);
+  if (n > 0) {
+    if (d.text.size() < (1u << 19)) d.text.append(buf, static_cast<std::size_t>(n));
+    return;
+  }
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+  close(d.fd);
+  if (d.text.empty()) d.text = "the stack dump ended without output";
+  emit('B', d.id, d.text.data(), d.text.size());
+  dumpers_.erase(it);  // reap() collects the process
+}
+
+// Every running rank's progress counters, from one pass over the process
+// table (group.hpp), as M frames.
+void Agent::sample() {
+  next_sample_ = now_seconds() + distkit::kSampleInterval;
+  std::vector<pid_t> groups;
+  for (const auto& [id, w] : wrappers_)
+    if (!w.exited && w.rank > 0) groups.push_back(w.rank);
+  if (groups.empty()) return;
+  auto counters = sample_groups(groups);
+  for (const auto& [id, w] : wrappers_) {
+    auto c = w.exited ? counters.end() : counters.find(w.rank);
+    if (c == counters.end()) continue;
+    std::string pairs = progress_pairs(c->second, w.heartbeat);
+    emit('M', id, pairs.data(), pairs.size());
   }
 }
 
@@ -397,6 +552,7 @@ int Agent::run() {
       launcher_gone();
     }
     if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
+    if (sampling_ && !gone_ && now >= next_sample_) sample();
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
     fds.push_back({g_agent_wake[0], POLLIN, 0});
@@ -409,9 +565,12 @@ int Agent::run() {
       if (read_pipes)
         for (int* fd : {&w.out, &w.err})
           if (*fd >= 0) fds.push_back({*fd, POLLIN, 0}), pipes.push_back({id, fd});
+      if (w.told >= 0) fds.push_back({w.told, POLLIN, 0}), pipes.push_back({id, &w.told});
       if (w.in >= 0 && !w.queue.empty())
         fds.push_back({w.in, POLLOUT, 0}), pipes.push_back({id, nullptr});
     }
+    std::vector<pid_t> dumps;  // for fds after the pipes'
+    for (auto& [pid, d] : dumpers_) fds.push_back({d.fd, POLLIN, 0}), dumps.push_back(pid);
     int rc = poll(fds.data(), fds.size(), 250);
     if (rc < 0 && errno != EINTR) {
       say(std::string("poll failed: ") + std::strerror(errno));
@@ -440,8 +599,13 @@ int Agent::run() {
       auto [id, fd] = pipes[i];
       auto w = wrappers_.find(id);
       if (w == wrappers_.end()) continue;
-      if (fd) read_pipe(id, *fd, fd == &w->second.out ? 'O' : 'R');
+      if (fd == &w->second.told)
+        read_told(w->second);
+      else if (fd)
+        read_pipe(id, *fd, fd == &w->second.out ? 'O' : 'R');
     }
+    for (std::size_t i = 0; i < dumps.size(); ++i)
+      if (fds[3 + pipes.size() + i].revents) read_dump(dumps[i]);
     write_stdins();
   }
 }

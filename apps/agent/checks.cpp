@@ -23,6 +23,7 @@
 
 #include "distkit/launch/agent_protocol.hpp"
 #include "posix_util.hpp"
+#include "programs.hpp"
 
 namespace distkit_agent {
 namespace {
@@ -35,51 +36,9 @@ using distkit::agent_frames::Pairs;
 // cannot run, fails, or is still running at `deadline` (then killed).
 std::optional<std::string> first_line(const std::vector<std::string>& argv, const std::string& cwd,
                                       bool with_stderr, double deadline) {
-  int p[2];
-  if (pipe(p) != 0) return std::nullopt;
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(p[0]);
-    close(p[1]);
-    return std::nullopt;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);  // so a deadline kills what it started too
-    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
-    int null = open("/dev/null", O_RDWR);
-    dup2(null, 0);
-    dup2(p[1], 1);
-    dup2(with_stderr ? p[1] : null, 2);
-    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  close(p[1]);
-  set_cloexec_nonblock(p[0]);
-  std::string out;
-  bool open_pipe = true;
-  while (open_pipe && out.size() < 4096) {
-    double left = deadline - now_seconds();
-    if (left <= 0) break;
-    pollfd fd = {p[0], POLLIN, 0};
-    if (poll(&fd, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
-    char buf[1024];
-    ssize_t n = read(p[0], buf, sizeof buf);
-    if (n > 0)
-      out.append(buf, static_cast<std::size_t>(n));
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-      open_pipe = false;
-  }
-  close(p[0]);
-  if (open_pipe) kill(-pid, SIGKILL);  // past the deadline, or it never stops writing
-  int st = 0;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-  }
-  if (open_pipe) return std::nullopt;  // killed: no answer
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return std::nullopt;
+  ProgramRun run = run_program(argv, cwd, with_stderr, deadline, 4096);
+  if (!run.finished || run.status != 0) return std::nullopt;
+  std::string out = run.out;
   std::size_t nl = out.find('\n');
   if (nl != std::string::npos) out.resize(nl);
   if (!out.empty() && out.back() == '\r') out.pop_back();
@@ -89,32 +48,6 @@ std::optional<std::string> first_line(const std::vector<std::string>& argv, cons
 bool is_dir(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool is_executable_file(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-}
-
-// `name` relative to `cwd` when it is not absolute.
-std::string in_dir(const std::string& cwd, const std::string& name) {
-  return name.empty() || name[0] == '/' || cwd.empty() ? name : cwd + "/" + name;
-}
-
-// Would execvp find `cmd` (run in `cwd`)? A name with a slash is a path;
-// any other is searched in PATH (an empty entry is the working directory).
-bool command_found(const std::string& cmd, const std::string& cwd) {
-  if (cmd.find('/') != std::string::npos) return is_executable_file(in_dir(cwd, cmd));
-  const char* env = std::getenv("PATH");
-  std::string path = env ? env : "/usr/bin:/bin";
-  std::size_t at = 0;
-  while (true) {
-    std::size_t colon = path.find(':', at);
-    std::string dir = path.substr(at, colon == std::string::npos ? colon : colon - at);
-    if (is_executable_file(in_dir(cwd, (dir.empty() ? "." : dir) + "/" + cmd))) return true;
-    if (colon == std::string::npos) return false;
-    at = colon + 1;
-  }
 }
 
 // "Darwin arm64": what the launcher compares with its own for a copy.
@@ -184,7 +117,7 @@ Pairs run_checks(const Pairs& request) {
   // Where the rank will run: the working directory when it exists.
   const std::string run_dir = cwd_ok ? cwd : "";
   std::string cmd = pair_value(request, "cmd");
-  if (!cmd.empty()) out.emplace_back("cmd", command_found(cmd, run_dir) ? "ok" : "missing");
+  if (!cmd.empty()) out.emplace_back("cmd", !find_command(cmd, run_dir).empty() ? "ok" : "missing");
   std::string python = pair_value(request, "python");
   if (!python.empty()) {
     if (auto v = first_line({python, "--version"}, run_dir, true, deadline))

@@ -5,43 +5,86 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#ifdef __APPLE__
+#include <libproc.h>
+#include <mach/mach_time.h>
+#include <sys/proc_info.h>
+#include <sys/resource.h>
+#endif
+
 namespace distkit_agent {
 
 namespace {
 
-// /proc/<pid>/stat: "pid (comm) S ppid pgrp ..."; comm may hold spaces and
-// parentheses, so the fields are read after the last ')'.
-int proc_says(pid_t pgid, bool& alive) {
+std::string read_small(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buf[1024];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+// One line of /proc/PID/stat: "pid (comm) S ppid pgrp ..."; comm may hold
+// spaces and parentheses, so the fields are read after the last ')'.
+struct ProcStat {
+  pid_t pid = 0;
+  char state = 0;
+  long pgrp = 0;
+  unsigned long long cpu_ticks = 0;  // utime + stime
+  std::string comm;
+};
+
+bool parse_stat(const std::string& text, ProcStat& s) {
+  std::size_t open_paren = text.find('('), close_paren = text.rfind(')');
+  if (open_paren == std::string::npos || close_paren == std::string::npos ||
+      close_paren < open_paren)
+    return false;
+  s.comm = text.substr(open_paren + 1, close_paren - open_paren - 1);
+  long ppid = 0;
+  unsigned long long utime = 0, stime = 0;
+  // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
+  if (std::sscanf(text.c_str() + close_paren + 1,
+                  " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &s.state, &ppid, &s.pgrp,
+                  &utime, &stime) != 5)
+    return false;
+  s.cpu_ticks = utime + stime;
+  return true;
+}
+
+// Calls `each` for every process /proc lists; false when there is no /proc.
+template <typename F>
+bool for_each_proc(F each) {
   DIR* d = opendir("/proc");
-  if (!d) return -1;
-  alive = false;
+  if (!d) return false;
   while (dirent* e = readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::string path = std::string("/proc/") + e->d_name + "/stat";
-    int fd = open(path.c_str(), O_RDONLY);
-    if (fd < 0) continue;
-    char buf[512];
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) continue;
-    buf[n] = 0;
-    char* rp = std::strrchr(buf, ')');
-    if (!rp) continue;
-    char state = 0;
-    long ppid = 0, pgrp = 0;
-    if (std::sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3) continue;
-    if (pgrp == pgid && state != 'Z') {
-      alive = true;
-      break;
-    }
+    ProcStat s;
+    s.pid = static_cast<pid_t>(std::atol(e->d_name));
+    if (parse_stat(read_small(std::string("/proc/") + e->d_name + "/stat"), s) && !each(s)) break;
   }
   closedir(d);
-  return 0;
+  return true;
+}
+
+// rchar + wchar of /proc/PID/io; -1 when it cannot be read.
+long long proc_io(pid_t pid) {
+  std::string text = read_small("/proc/" + std::to_string(pid) + "/io");
+  long long sum = 0;
+  int found = 0;
+  for (const char* key : {"rchar: ", "wchar: "}) {
+    std::size_t at = text.find(key);
+    if (at == std::string::npos) continue;
+    sum += std::atoll(text.c_str() + at + std::strlen(key));
+    ++found;
+  }
+  return found == 2 ? sum : -1;
 }
 
 bool ps_says_alive(pid_t pgid) {
@@ -58,13 +101,89 @@ bool ps_says_alive(pid_t pgid) {
   return alive;
 }
 
+#ifdef __APPLE__
+// The live members of `pgid` (libproc; zombies left out).
+std::vector<pid_t> mac_members(pid_t pgid) {
+  std::vector<pid_t> pids(256);
+  int bytes = proc_listpids(PROC_PGRP_ONLY, static_cast<uint32_t>(pgid), pids.data(),
+                            static_cast<int>(pids.size() * sizeof(pid_t)));
+  pids.resize(bytes > 0 ? static_cast<std::size_t>(bytes) / sizeof(pid_t) : 0);
+  std::vector<pid_t> live;
+  for (pid_t p : pids) {
+    proc_bsdinfo bsd{};
+    if (p > 0 && proc_pidinfo(p, PROC_PIDTBSDINFO, 0, &bsd, sizeof bsd) == sizeof bsd &&
+        bsd.pbi_status != SZOMB)
+      live.push_back(p);
+  }
+  return live;
+}
+#endif
+
 }  // namespace
 
 bool group_gone(pid_t pgid) {
   if (kill(-pgid, 0) != 0) return true;
   bool alive = false;
-  if (proc_says(pgid, alive) == 0) return !alive;
+  bool have_proc = for_each_proc([&](const ProcStat& s) {
+    alive = s.pgrp == pgid && s.state != 'Z';
+    return !alive;
+  });
+  if (have_proc) return !alive;
   return !ps_says_alive(pgid);
+}
+
+std::map<pid_t, GroupCounters> sample_groups(const std::vector<pid_t>& pgids) {
+  std::map<pid_t, GroupCounters> out;
+  if (pgids.empty()) return out;
+#ifdef __APPLE__
+  // rusage times are Mach absolute time units (ticks on Apple silicon).
+  mach_timebase_info_data_t tb{};
+  mach_timebase_info(&tb);
+  for (pid_t g : pgids)
+    for (pid_t p : mac_members(g)) {
+      rusage_info_v2 ri{};
+      if (proc_pid_rusage(p, RUSAGE_INFO_V2, reinterpret_cast<rusage_info_t*>(&ri)) != 0) continue;
+      GroupCounters& c = out[g];
+      unsigned long long ticks = ri.ri_user_time + ri.ri_system_time;
+      c.cpu_ms += static_cast<long long>(ticks * tb.numer / tb.denom / 1000000ULL);
+      c.io_bytes = std::max(c.io_bytes, 0LL) +
+                   static_cast<long long>(ri.ri_diskio_bytesread + ri.ri_diskio_byteswritten);
+      ++c.processes;
+    }
+#else
+  static const long ticks_per_s = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+  for_each_proc([&](const ProcStat& s) {
+    if (s.state == 'Z' || std::find(pgids.begin(), pgids.end(), s.pgrp) == pgids.end()) return true;
+    GroupCounters& c = out[static_cast<pid_t>(s.pgrp)];
+    c.cpu_ms +=
+        static_cast<long long>(s.cpu_ticks * 1000 / static_cast<unsigned long long>(ticks_per_s));
+    long long io = proc_io(s.pid);
+    if (io >= 0) c.io_bytes = std::max(c.io_bytes, 0LL) + io;
+    ++c.processes;
+    return true;
+  });
+#endif
+  return out;
+}
+
+std::vector<GroupMember> group_members(pid_t pgid, std::size_t max) {
+  std::vector<GroupMember> out;
+#ifdef __APPLE__
+  for (pid_t p : mac_members(pgid)) {
+    proc_bsdinfo bsd{};
+    proc_pidinfo(p, PROC_PIDTBSDINFO, 0, &bsd, sizeof bsd);
+    out.push_back({p, bsd.pbi_comm});
+  }
+#else
+  for_each_proc([&](const ProcStat& s) {
+    if (s.pgrp == pgid && s.state != 'Z') out.push_back({s.pid, s.comm});
+    return true;
+  });
+#endif
+  std::stable_partition(out.begin(), out.end(),
+                        [&](const GroupMember& m) { return m.pid == pgid; });
+  if (out.size() > max) out.resize(max);
+  return out;
 }
 
 }  // namespace distkit_agent

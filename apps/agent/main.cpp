@@ -2,12 +2,14 @@
 // watches and stops every rank on a host. distlaunch runs it as the host
 // agent (agent.hpp) on one channel per host; the agent forks one
 // wrapper per rank (run_rank below): private temp dir, own process group,
-// secret file, stdin, heartbeat watchdog, stall report, TERM -> KILL.
-//   distkit-agent --protocol=3 --host-agent   (distlaunch's, nothing else)
+// secret file, stdin, heartbeat watchdog, TERM -> KILL; it tells the agent
+// its rank's pid and temp dir on a status pipe (the agent samples the
+// rank's progress and dumps its stacks, agent.cpp).
+//   distkit-agent --protocol=4 --host-agent   (distlaunch's, nothing else)
 // The protocol number is distkit/launch/agent_protocol.hpp's. A wrapper's
 // arguments, as the agent's start request carries them (the heartbeat
 // limit comes from the launcher's P frame, through the agent):
-//   RANK STALL_LIMIT GRACE_TICKS CWD CWD_REQUIRED STDIN_FORWARDED NFILES
+//   RANK GRACE_TICKS CWD CWD_REQUIRED STDIN_FORWARDED NFILES
 //   [VAR NAME CONTENT]... COMMAND [ARG]...
 // A wrapper's exit statuses: the rank's (128+N for signal N), 125 protocol
 // error or no launcher, 126 setup failed, 127 command not runnable,
@@ -45,7 +47,7 @@ constexpr std::size_t kBackpressure = 1 << 20;  // queued stdin bytes before we 
 
 struct Args {
   std::string rank = "?";
-  long stall_limit = 0, grace_ticks = 30, hb_limit = 5;
+  long grace_ticks = 30, hb_limit = 5;
   std::string cwd;
   bool cwd_required = false, forward_stdin = false;
   std::vector<std::string> files;  // triples: variable, name, content
@@ -55,6 +57,7 @@ struct Args {
 // Written by signal handlers, read by the loop.
 volatile sig_atomic_t g_signalled = 0;
 int g_wake[2] = {-1, -1};  // self-pipe: SIGCHLD and signals end poll()
+int g_status = -1;         // to the agent: "PID DIR\n" once the rank runs
 
 void on_signal(int sig) {
   int saved = errno;
@@ -100,7 +103,6 @@ class RankWrapper {
   void write_rank_files();
   void start_rank();
   void stop_group();
-  void check_stall();
 
   Args a_;
   std::string host_ = "?";
@@ -112,8 +114,6 @@ class RankWrapper {
   pid_t pid_ = 0;
   bool have_status_ = false;
   int status_ = 0;
-  bool stalled_ = false;
-  time_t hb_mtime_ = -1;
 };
 
 void RankWrapper::pump(double seconds) {
@@ -226,6 +226,7 @@ void RankWrapper::start_rank() {
     if (a_.forward_stdin) close(p[1]);
     close(g_wake[0]);
     close(g_wake[1]);
+    if (g_status >= 0) close(g_status);
     std::vector<char*> argv;
     for (auto& s : a_.command) argv.push_back(s.data());
     argv.push_back(nullptr);
@@ -245,6 +246,10 @@ void RankWrapper::start_rank() {
   }
   std::string marker = "@@distlaunch:pid " + std::to_string(pid) + "\n";
   (void)!write(2, marker.data(), marker.size());
+  if (g_status >= 0) {
+    std::string status = std::to_string(pid) + " " + dir_ + "\n";
+    (void)!write(g_status, status.data(), status.size());
+  }
 }
 
 // TERM to the rank's group, KILL after the grace period unless every member
@@ -265,25 +270,6 @@ void RankWrapper::stop_group() {
     wait_ms = wait_ms * 2 > 100 ? 100 : wait_ms * 2;
   }
   kill(-pid_, SIGKILL);
-}
-
-// The rank's own heartbeat: once it has created the file, no update for
-// stall_limit seconds is reported as a stall (not stopped), from the file's
-// mtime so the report does not depend on when we looked.
-void RankWrapper::check_stall() {
-  struct stat st;
-  if (a_.stall_limit <= 0 || stat((dir_ + "/heartbeat").c_str(), &st) != 0) return;
-  time_t mt = st.st_mtime;
-  if (stalled_ && mt != hb_mtime_) {
-    say("heartbeat resumed after " + std::to_string(static_cast<long>(mt - hb_mtime_)) + "s");
-    stalled_ = false;
-  }
-  hb_mtime_ = mt;
-  if (!stalled_ && time(nullptr) - mt > a_.stall_limit) {
-    say("stalled: no heartbeat for " + std::to_string(a_.stall_limit) +
-        "s (DISTKIT_HEARTBEAT_FILE not updated)");
-    stalled_ = true;
-  }
 }
 
 int RankWrapper::run() {
@@ -338,10 +324,8 @@ int RankWrapper::run() {
       say("lost the launcher (connection closed); stopping the rank");
       break;
     }
-    // Checks once per wall-clock second, just after it turns (the loop
-    // wakes at least every 0.25 s): the stall check compares whole-second
-    // mtimes, and a check drifting through the second can miss a gap of
-    // stall_limit + 1.6 s altogether (seen under TSan).
+    // The heartbeat check, once per wall-clock second (the loop wakes at
+    // least every 0.25 s).
     if (time(nullptr) != tick) {
       tick = time(nullptr);
       double now = now_seconds();
@@ -353,7 +337,6 @@ int RankWrapper::run() {
             "s; stopping the rank");
         break;
       }
-      check_stall();
     }
     pump(0.25);
   }
@@ -386,19 +369,18 @@ bool parse_long(const char* s, long& out) {
 // The start request's arguments (RANK first); false with a message on a
 // bad one. The protocol was checked once, by the agent's own command line.
 bool parse_args(int argc, char** argv, Args& a, std::string& why) {
-  if (argc < 7) {
+  if (argc < 6) {
     why = "distkit-agent: too few arguments; it is started by distlaunch, not by hand";
     return false;
   }
   a.rank = argv[0];
   long flag = 0, nfiles = 0;
-  bool ok = parse_long(argv[1], a.stall_limit) && parse_long(argv[2], a.grace_ticks) &&
-            parse_long(argv[4], flag);
-  a.cwd = argv[3];
+  bool ok = parse_long(argv[1], a.grace_ticks) && parse_long(argv[3], flag);
+  a.cwd = argv[2];
   a.cwd_required = flag != 0;
-  ok = ok && parse_long(argv[5], flag) && parse_long(argv[6], nfiles);
+  ok = ok && parse_long(argv[4], flag) && parse_long(argv[5], nfiles);
   a.forward_stdin = flag != 0;
-  int at = 7;
+  int at = 6;
   if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
     why = "distkit-agent: malformed arguments; it is started by distlaunch, not by hand";
     return false;
@@ -413,7 +395,8 @@ bool parse_args(int argc, char** argv, Args& a, std::string& why) {
 // The wrapper for one rank, from its start request's arguments (RANK
 // first). Called in a child of the host agent (agent.cpp), which has reset
 // its signal dispositions and given it its own stdin, stdout and stderr.
-int run_rank(int argc, char** argv, long heartbeat_limit) {
+int run_rank(int argc, char** argv, long heartbeat_limit, int status_fd) {
+  g_status = status_fd;
   Args a;
   a.hb_limit = heartbeat_limit;
   std::string why;

@@ -63,7 +63,7 @@ dl --hosts h1,h2 -n 2 -p "$base" --agent "$WORK/old/distkit-agent" -- sh -c 'ech
 expect_eq "$rc" 2 "exit status with an agent of another protocol"
 [ ! -s "$WORK/out2" ] || fail "a rank started under an agent of another protocol"
 for h in h1 h2; do
-  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distkit-agent speaks host-agent protocol 2 (distkit 0.9.0), this distlaunch 3 (distkit $version); install distkit $version there, or pass --agent none to use distlaunch's own copy"
+  expect_line "$WORK/err2" "distlaunch: error: $h: $WORK/old/distkit-agent speaks host-agent protocol 2 (distkit 0.9.0), this distlaunch $PROTOCOL (distkit $version); install distkit $version there, or pass --agent none to use distlaunch's own copy"
 done
 expect_line "$WORK/err2" "distlaunch: error: preflight: 2 of 2 host(s) without a host agent; fix them as each line says"
 # Per-host progress: plain event lines under --verbose when not on a TTY.

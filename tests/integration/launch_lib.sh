@@ -17,6 +17,11 @@ PER_RANK=2
 # shellcheck disable=SC2034 # used by the scripts that source this file
 AGENT_PATTERN='[-]-host-agent'
 
+# The launcher <-> agent protocol number, from its one definition.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+PROTOCOL=$(sed -n 's/^inline constexpr int kAgentProtocol = \([0-9]*\);$/\1/p' \
+  "$SRC/lib/launch/include/distkit/launch/agent_protocol.hpp")
+
 # dl ARGS...: distlaunch against the test cluster (in the background, call
 # "$DL" itself so $! is its pid).
 dl() { "$DL" --ssh-config "$C/ssh_config" "$@"; }

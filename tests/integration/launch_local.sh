@@ -40,7 +40,7 @@ rc=0
 expect_eq "$rc" 3 "exit status with --debug-log"
 ts='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]\{8\}\.[0-9]\{3\}'
 for line in "job: distlaunch [^ ]*: 2 rank(s) on 1 host(s): sh -c " \
-    "127.0.0.1: agent /.*/distkit-agent, hello 3 [^ ]*, os " \
+    "127.0.0.1: agent /.*/distkit-agent, hello $PROTOCOL [^ ]*, os " \
     "rank 0 on 127.0.0.1: started" "rank 1 on 127.0.0.1: started" \
     "rank 1 on 127.0.0.1: ended (pid [1-9][0-9]*): exited with status 3" \
     "job: distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)" \
@@ -80,7 +80,7 @@ expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distkit-agent "de
 "$DL" --hosts 127.0.0.1 -n 1 --record "$WORK/rec" -- true
 grep -Eq '^      "agent": "/.*/distkit-agent",?$' "$WORK/rec/manifest.json" ||
   { cat "$WORK/rec/manifest.json"; fail "no agent (an absolute path) in the manifest"; }
-expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"3 $version\""
+expect_line "$WORK/rec/manifest.json" "      \"agent_hello\": \"$PROTOCOL $version\""
 export XDG_CACHE_HOME="$WORK/cache"
 expect_eq "$("$DL" --hosts 127.0.0.1 -n 2 --agent none --record "$WORK/rec1" -- sh -c "$parent")" \
   "$(printf 'distkit-agent\ndistkit-agent')" "ranks under the copy"
@@ -104,7 +104,7 @@ for flags in "" --no-preflight; do
   "$DL" --hosts 127.0.0.1 -n 1 --agent "$WORK/old/distkit-agent" $flags -- true 2>"$WORK/err" || rc=$?
   expect_eq "$rc" 2 "exit status with another version's agent ($flags)"
   cat > "$WORK/want" <<WANT
-distlaunch: error: 127.0.0.1: $WORK/old/distkit-agent did not start as a host agent of protocol 3 (exit 126: distkit-agent: this is distkit 0.9.0 (--protocol=2)); install distkit $version there, or pass --agent none to use distlaunch's own copy
+distlaunch: error: 127.0.0.1: $WORK/old/distkit-agent did not start as a host agent of protocol $PROTOCOL (exit 126: distkit-agent: this is distkit 0.9.0 (--protocol=2)); install distkit $version there, or pass --agent none to use distlaunch's own copy
 distlaunch: error: preflight: 1 of 1 host(s) without a host agent; fix them as each line says
 WANT
   diff "$WORK/want" "$WORK/err" || fail "another version's agent ($flags): report differs"

@@ -14,6 +14,7 @@ namespace distkit::launch {
 
 struct AgentClient::Slot {
   ssh::StreamHandlers handlers;
+  RankReports reports;
   bool ended = false;    // on_exit is being or has been called
   bool done = false;     // on_exit has returned
   bool aborted = false;  // abort() was called
@@ -57,27 +58,23 @@ ssh::ExitInfo agent_exit_info(std::string_view status) {
   return e;
 }
 
-// One rank on the agent: its frames go through the agent's channel.
-class AgentRankCommand : public ssh::RunningCommand {
- public:
-  AgentRankCommand(std::shared_ptr<AgentClient> owner, long id,
-                   std::shared_ptr<AgentClient::Slot> slot)
-      : owner_(std::move(owner)), id_(id), slot_(std::move(slot)) {}
-  void write_stdin(std::string_view data) override {
-    if (!data.empty()) owner_->send(agent_frame('I', id_, data));
-  }
-  void close_stdin() override { owner_->send(agent_frame('C', id_)); }
-  void abort() override { owner_->abort_rank(id_); }
-  void wait() override {
-    std::unique_lock lock(owner_->mu_);
-    owner_->cv_.wait(lock, [&] { return slot_->done; });
-  }
-
- private:
-  std::shared_ptr<AgentClient> owner_;
-  long id_;
-  std::shared_ptr<AgentClient::Slot> slot_;
-};
+void AgentRankCommand::write_stdin(std::string_view data) {
+  if (!data.empty()) owner_->send(agent_frame('I', id_, data));
+}
+void AgentRankCommand::close_stdin() {
+  owner_->send(agent_frame('C', id_));
+}
+void AgentRankCommand::abort() {
+  owner_->abort_rank(id_);
+}
+void AgentRankCommand::request_stacks(bool final) {
+  owner_->send(agent_frame(final ? 'L' : 'W', id_));
+}
+// Until on_exit has returned: the slot is then erased (end_slot).
+void AgentRankCommand::wait() {
+  std::unique_lock lock(owner_->mu_);
+  owner_->cv_.wait(lock, [&] { return owner_->slots_.count(id_) == 0; });
+}
 
 AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
                          std::FILE* err, agent_frames::Pairs timing)
@@ -171,6 +168,12 @@ void AgentClient::abort_agent() {
 
 std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& request,
                                                         ssh::StreamHandlers handlers) {
+  return start_rank(request, std::move(handlers), {});
+}
+
+std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& request,
+                                                          ssh::StreamHandlers handlers,
+                                                          RankReports reports) {
   std::unique_lock lock(mu_);
   if (!agent_ && !agent_ended_) {
     if (agent_command_.empty())
@@ -194,10 +197,11 @@ std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& reque
   long id = next_id_++;
   auto slot = std::make_shared<Slot>();
   slot->handlers = std::move(handlers);
+  slot->reports = std::move(reports);
   slots_[id] = slot;
   lock.unlock();
   send(agent_frame('N', id, request));
-  return std::make_unique<AgentRankCommand>(shared_from_this(), id, slot);
+  return std::make_unique<AgentRankCommand>(shared_from_this(), id);
 }
 
 // The P frame: the opening's request (the lazy agent's is its timing).
@@ -266,7 +270,7 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
   }
   bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
     if (phase_ != Phase::frames) return on_opening_frame(f);
-    if (f.kind != 'O' && f.kind != 'R' && f.kind != 'X')
+    if (f.kind != 'O' && f.kind != 'R' && f.kind != 'X' && f.kind != 'M' && f.kind != 'B')
       return parser_.fail(std::string("a second '") + f.kind + "' frame from the agent");
     std::shared_ptr<Slot> slot;
     {
@@ -279,6 +283,12 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
       if (slot->handlers.on_stdout) slot->handlers.on_stdout(f.data);
     } else if (f.kind == 'R') {
       if (slot->handlers.on_stderr) slot->handlers.on_stderr(f.data);
+    } else if (f.kind == 'M') {
+      auto pairs = agent_frames::decode_pairs(f.data);
+      if (!pairs) return parser_.fail("malformed 'M' frame from the agent");
+      if (slot->reports.on_progress) slot->reports.on_progress(*pairs);
+    } else if (f.kind == 'B') {
+      if (slot->reports.on_stacks) slot->reports.on_stacks(f.data);
     } else {
       end_slot(f.id, agent_exit_info(f.data));
     }

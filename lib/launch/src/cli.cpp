@@ -70,9 +70,15 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "--connect-timeout", [&o](double s) { o.connect_timeout = seconds_to_ms(s); },
       "Seconds to reach each host (default 10)");
   app.add_option_function<int>(
-      "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(std::max(0, s)); },
-      "Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds "
-      "(default 60, 0 = off)");
+         "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(s); },
+         "Seconds without progress of any rank (output, I/O, heartbeat, stdin) that make a "
+         "stall: report, stacks, then --on-stall (default 0 = off)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option_function<std::string>(
+         "--on-stall", [&o](const std::string& v) { o.stall_dump_only = v == "dump"; },
+         "What a stall does: abort (stop the job, exit 124; the default) or dump (report and go "
+         "on)")
+      ->check(CLI::IsMember({"abort", "dump"}));
   app.add_option("--agent", o.agent,
                  "distkit-agent (the host agent) installed on the hosts: a path, or none "
                  "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "

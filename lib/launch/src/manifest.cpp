@@ -85,6 +85,14 @@ std::string render_manifest(const ManifestInputs& in) {
   j["ranks"] = ordered_json::array();
   for (size_t i = 0; i < in.result.ranks.size() && i < in.plan.ranks.size(); ++i)
     j["ranks"].push_back(rank_json(in.plan.ranks[i], in.result.ranks[i]));
+  // Stacks taken on a stall, --timeout or SIGQUIT, as they were printed.
+  j["stacks"] = ordered_json::array();
+  for (const auto& d : in.result.stacks)
+    j["stacks"].push_back({{"rank", d.rank},
+                           {"host", d.host},
+                           {"why", d.why},
+                           {"at", iso_time(d.at)},
+                           {"text", d.text}});
   return j.dump(2) + "\n";
 }
 

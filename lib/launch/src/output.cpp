@@ -86,4 +86,14 @@ void OutputSink::note(std::string_view text) {
   std::fflush(err_);
 }
 
+void OutputSink::stacks(int rank, std::string_view text) {
+  std::lock_guard lock(mu_);
+  std::fwrite(text.data(), 1, text.size(), err_);
+  std::fflush(err_);
+  if (rank >= 0 && static_cast<size_t>(rank) < logs_.size() && logs_[static_cast<size_t>(rank)]) {
+    std::fwrite(text.data(), 1, text.size(), logs_[static_cast<size_t>(rank)]);
+    std::fflush(logs_[static_cast<size_t>(rank)]);
+  }
+}
+
 }  // namespace distkit::launch

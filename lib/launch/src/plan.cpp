@@ -143,6 +143,10 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
     r.env.emplace_back("DISTKIT_LOCAL_SIZE", std::to_string(r.local_size));
     r.env.emplace_back("DISTKIT_HOST", r.host);
     r.env.emplace_back("DISTKIT_JOB_ID", plan.job_id);
+    // A Python rank stopped on a stall or --timeout without py-spy on its
+    // host prints its Python frames (stacks.cpp sends SIGABRT); free until
+    // then. --env or the hostfile may set it otherwise (they come after).
+    if (plan.backend != Backend::mpi) r.env.emplace_back("PYTHONFAULTHANDLER", "1");
     r.env.insert(r.env.end(), extra.begin(), extra.end());
   }
 }

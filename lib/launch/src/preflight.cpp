@@ -142,8 +142,9 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
 // The preflight's request to `host`'s agent (its P frame): the timing,
 // then what to check.
 agent_frames::Pairs check_request(const Plan& plan, const std::string& host, bool want_commit,
-                                  long heartbeat_limit) {
+                                  long heartbeat_limit, bool sample) {
   auto pairs = agent_timing(heartbeat_limit, kFirstRankWait);
+  if (sample) pairs.emplace_back("sample", "1");
   const std::string& cmd = plan.command.front();
   pairs.insert(pairs.end(), {{"cwd", plan.cwd.value_or("")},
                              {"cmd", cmd},
@@ -210,7 +211,8 @@ PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
-                              const std::optional<AgentCopy>& copy, long heartbeat_limit) {
+                              const std::optional<AgentCopy>& copy, long heartbeat_limit,
+                              bool sample_progress) {
   const auto timeout = std::chrono::seconds(kPreflightTimeout);
   // The cached copy's path, expanded on the host (its $HOME).
   const std::string cached = copy ? "\"${XDG_CACHE_HOME:-$HOME/.cache}/distkit/\"" +
@@ -225,7 +227,8 @@ PreflightReport run_preflight(const Plan& plan,
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<HostAnswer>> results;
   for (size_t i = 0; i < executors.size(); ++i) {
-    auto request = check_request(plan, plan.hosts[i], want_commit, heartbeat_limit);
+    auto request =
+        check_request(plan, plan.hosts[i], want_commit, heartbeat_limit, sample_progress);
     results.push_back(
         std::async(std::launch::async, [agent = agents[i], ex = executors[i], request, &first,
                                         &locator, &cached, timeout, copy, bytes] {

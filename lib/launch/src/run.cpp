@@ -119,7 +119,6 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
   WrapperSettings w;
   w.grace = o.grace;
   w.heartbeat_limit = o.heartbeat_limit;
-  w.stall_limit = o.stall_limit;
   w.agent_candidates = agent_candidates(o.agent);
   if (o.cwd) {
     w.cwd = o.cwd;
@@ -229,7 +228,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
   auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
-                              o.heartbeat_limit.count());
+                              o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
   mark_hosts(plan, report, board);
   for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
@@ -298,6 +297,8 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   so.stdin_fd = o.no_stdin || is_null_device(s.stdin_fd) ? -1 : s.stdin_fd;
   so.timeout = o.timeout;
   so.exit_window = o.exit_window;
+  so.stall_limit = o.stall_limit;
+  so.on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort;
   so.handle_signals = s.handle_signals;
   so.out = s.out;
   so.err = s.err;

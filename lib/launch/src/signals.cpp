@@ -13,8 +13,11 @@ namespace distkit::launch {
 
 namespace {
 int g_write_fd = -1;
-struct sigaction g_old[3];
-const int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+// SIGQUIT asks for every rank's stacks (the job goes on), as a JVM's
+// thread dump: Ctrl-\ on a terminal no longer kills distlaunch.
+constexpr int kCount = 4;
+struct sigaction g_old[kCount];
+const int kSignals[kCount] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 struct sigaction g_old_pipe;
 
 extern "C" void on_signal(int sig) {
@@ -41,7 +44,7 @@ SignalPipe::SignalPipe() {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &g_old[i]);
+  for (int i = 0; i < kCount; ++i) sigaction(kSignals[i], &sa, &g_old[i]);
   struct sigaction ign {};
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
@@ -49,7 +52,7 @@ SignalPipe::SignalPipe() {
 }
 
 SignalPipe::~SignalPipe() {
-  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &g_old[i], nullptr);
+  for (int i = 0; i < kCount; ++i) sigaction(kSignals[i], &g_old[i], nullptr);
   sigaction(SIGPIPE, &g_old_pipe, nullptr);
   close(g_write_fd);
   g_write_fd = -1;

@@ -17,10 +17,12 @@
 #include <mutex>
 #include <thread>
 
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
 #include "distkit/util/signal_names.hpp"
+#include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
 
@@ -36,13 +38,29 @@ constexpr milliseconds kMaxPollWait{1000};
 
 struct RankState {
   std::unique_ptr<ssh::RunningCommand> cmd;
+  AgentRankCommand* agent_cmd = nullptr;  // cmd, when it runs on a host agent
   LineAssembler out_lines, err_lines;
   RankResult result;
   Steady::time_point ended;       // when on_exit ran; orders exits
   std::atomic<bool> done{false};  // set by on_exit, after result and ended
   bool handled = false;           // main thread only: given to the policy
   bool wants_stdin = true;
+  std::atomic<bool> output{false};  // a line came since the loop last looked
+  std::string stacks_why;           // main thread: why stacks were asked
 };
+
+// What the host agents reported (I/O threads) for the loop (main thread).
+struct Report {
+  size_t rank = 0;
+  bool stacks = false;  // else a progress sample
+  ProgressSample sample;
+  std::string text;
+};
+
+long long pair_number(const agent_frames::Pairs& p, std::string_view key) {
+  long v = 0;
+  return agent_frames::parse_decimal(agent_frames::pair_value(p, key), 18, v) ? v : -1;
+}
 
 std::vector<std::string> rank_hosts(const Plan& plan) {
   std::vector<std::string> hosts;
@@ -62,6 +80,8 @@ PolicySettings policy_settings(const SuperviseOptions& o) {
   s.timeout = o.timeout;
   s.exit_window = o.exit_window;
   s.heartbeat_period = o.heartbeat_period;
+  s.stall_limit = o.stall_limit;
+  s.on_stall = o.on_stall;
   return s;
 }
 
@@ -110,6 +130,10 @@ class Job {
   void log(size_t i, const std::string& what) const;
   void handle_stdin();
   void handle_exits();
+  void handle_reports();
+  void report(Report r);
+  void ask_stacks(size_t i, const PolicyAction& a);
+  void print_stacks(size_t i, const std::string& text);
   int poll_timeout() const;
   int poll_once();
 
@@ -122,7 +146,9 @@ class Job {
   int wake_rd_ = -1, wake_wr_ = -1;
   std::unique_ptr<SignalPipe> signals_;
   bool stdin_open_ = false;
-  SupervisorPolicy policy_;  // main thread only
+  std::vector<Report> reports_;    // under mu_
+  std::vector<StackDump> stacks_;  // main thread
+  SupervisorPolicy policy_;        // main thread only
 };
 
 void Job::start_rank(size_t i) {
@@ -130,6 +156,7 @@ void Job::start_rank(size_t i) {
   const RankSpec& spec = plan_.ranks[i];
   ssh::StreamHandlers h;
   h.on_stdout = [this, &s](std::string_view c) {
+    s.output = true;
     s.out_lines.feed(c, [&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); });
   };
   h.on_stderr = [this, &s](std::string_view c) { on_stderr(s, c); };
@@ -138,7 +165,25 @@ void Job::start_rank(size_t i) {
   WrapperSettings ws = o_.wrapper;
   ws.stdin_forwarded = s.wants_stdin;
   try {
-    s.cmd = executors_[i]->start(rank_start_request(plan_, spec, ws), std::move(h));
+    auto request = rank_start_request(plan_, spec, ws);
+    if (auto* agent = dynamic_cast<AgentClient*>(executors_[i].get())) {
+      RankReports reports;
+      reports.on_progress = [this, i](const agent_frames::Pairs& p) {
+        Report r;
+        r.rank = i;
+        r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
+                    pair_number(p, "heartbeat_ms")};
+        report(std::move(r));
+      };
+      reports.on_stacks = [this, i](std::string_view text) {
+        report({i, true, {}, std::string(text)});
+      };
+      auto cmd = agent->start_rank(request, std::move(h), std::move(reports));
+      s.agent_cmd = cmd.get();
+      s.cmd = std::move(cmd);
+    } else {
+      s.cmd = executors_[i]->start(request, std::move(h));
+    }
   } catch (const std::exception& e) {
     ssh::ExitInfo failed;
     failed.error = std::string("could not start: ") + e.what();
@@ -179,10 +224,22 @@ void Job::start_all() {
   for (auto& t : threads) t.join();
 }
 
+void Job::report(Report r) {
+  {
+    std::lock_guard lock(mu_);
+    reports_.push_back(std::move(r));
+  }
+  char b = 1;
+  (void)!write(wake_wr_, &b, 1);
+}
+
 void Job::on_stderr(RankState& s, std::string_view chunk) {
   s.err_lines.feed(chunk, [&](std::string_view l) {
     auto at = l.find(kPidMarker);
-    if (at == std::string_view::npos) return sink_.line(s.result.rank, Stream::err, l);
+    if (at == std::string_view::npos) {
+      s.output = true;
+      return sink_.line(s.result.rank, Stream::err, l);
+    }
     int pid = std::atoi(std::string(l.substr(at + kPidMarker.size())).c_str());
     {
       std::lock_guard lock(mu_);
@@ -236,6 +293,9 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
         if (o_.log) o_.log->line("job", a.text);
         sink_.note(a.text);
         break;
+      case PolicyAction::Kind::stacks:
+        ask_stacks(a.rank, a);
+        break;
     }
   }
 }
@@ -254,14 +314,60 @@ void Job::abort_rank(size_t i) {
   r.cmd->abort();
 }
 
+// A rank that does not run on a host agent (a test's stand-in) has no
+// stacks to give: the policy hears so at once.
+void Job::ask_stacks(size_t i, const PolicyAction& a) {
+  RankState& r = *ranks_[i];
+  if (a.stop && r.cmd && !r.done) r.result.stopped = true;
+  r.stacks_why = a.text;
+  if (r.agent_cmd && !r.done) {
+    log(i, "stacks asked (" + a.text + ")");
+    r.agent_cmd->request_stacks(a.stop);
+  } else {
+    carry_out(policy_.stacks_came(i, Steady::now()));
+  }
+}
+
+void Job::print_stacks(size_t i, const std::string& text) {
+  RankState& r = *ranks_[i];
+  StackDump d{r.result.rank, r.result.host, r.stacks_why, Clock::now(), text};
+  std::string shown = "distlaunch: stacks of rank " + std::to_string(d.rank) + " on " + d.host +
+                      " (" + d.why + "):\n";
+  for (auto line : split_lines(text)) shown += "  " + std::string(line) + "\n";
+  sink_.stacks(r.result.rank, shown);
+  log(i, "stacks came (" + std::to_string(text.size()) + " bytes)");
+  stacks_.push_back(std::move(d));
+}
+
+void Job::handle_reports() {
+  std::vector<Report> fresh;
+  {
+    std::lock_guard lock(mu_);
+    fresh.swap(reports_);
+  }
+  const auto now = Steady::now();
+  for (auto& r : fresh) {
+    if (r.stacks) {
+      print_stacks(r.rank, r.text);
+      carry_out(policy_.stacks_came(r.rank, now));
+    } else {
+      carry_out(policy_.sampled(r.rank, r.sample, now));
+    }
+  }
+  for (size_t i = 0; i < ranks_.size(); ++i)
+    if (ranks_[i]->output.exchange(false)) carry_out(policy_.output(i, now));
+}
+
 void Job::handle_stdin() {
   char buf[4096];
   ssize_t n = read(o_.stdin_fd, buf, sizeof buf);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
-  for (auto& r : ranks_) {
-    if (!r->wants_stdin) continue;
-    send(*r, n > 0 ? frame::data(std::string_view(buf, static_cast<size_t>(n)))
-                   : frame::end_of_input());
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    RankState& r = *ranks_[i];
+    if (!r.wants_stdin) continue;
+    bool sent = send(r, n > 0 ? frame::data(std::string_view(buf, static_cast<size_t>(n)))
+                              : frame::end_of_input());
+    if (sent && n > 0) carry_out(policy_.fed(i, Steady::now()));
   }
   if (n <= 0) stdin_open_ = false;
 }
@@ -310,7 +416,8 @@ int Job::poll_once() {
   if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
     for (int sig : signals_->drain()) {
       if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));
-      carry_out(policy_.signal(sig, Steady::now()));
+      carry_out(sig == SIGQUIT ? policy_.dump_requested(Steady::now())
+                               : policy_.signal(sig, Steady::now()));
     }
   if (in_i >= 0 && fds[in_i].revents) handle_stdin();
   return rc;
@@ -327,6 +434,7 @@ JobResult Job::run() {
   policy_.ranks_started(Steady::now());
   while (true) {
     poll_once();
+    handle_reports();
     handle_exits();
     if (policy_.all_done()) break;
     carry_out(policy_.tick(Steady::now()));
@@ -336,6 +444,8 @@ JobResult Job::run() {
     std::lock_guard lock(mu_);
     result.ranks.push_back(r->result);
   }
+  handle_reports();  // stacks that came with the end
+  result.stacks = std::move(stacks_);
   result.exit_code = policy_.exit_code();
   result.reason = policy_.reason();
   result.end = Clock::now();

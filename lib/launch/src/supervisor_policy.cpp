@@ -32,6 +32,12 @@ PolicyAction note(std::string text) {
   return a;
 }
 
+std::vector<StallWatch::RankName> watch_names(const std::vector<SupervisorPolicy::RankName>& r) {
+  std::vector<StallWatch::RankName> out;
+  for (const auto& n : r) out.push_back({n.rank, n.host});
+  return out;
+}
+
 }  // namespace
 
 std::string describe_exit(const ssh::ExitInfo& e) {
@@ -41,7 +47,7 @@ std::string describe_exit(const ssh::ExitInfo& e) {
 }
 
 SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
-    : s_(settings) {
+    : s_(settings), stall_(watch_names(ranks), settings.stall_limit) {
   s_.heartbeat_period = std::max(s_.heartbeat_period, kMinHeartbeatPeriod);
   for (auto& r : ranks) ranks_.push_back({std::move(r)});
 }
@@ -53,6 +59,7 @@ void SupervisorPolicy::job_started(Time now) {
 void SupervisorPolicy::ranks_started(Time now) {
   running_ = true;
   next_heartbeat_ = now + s_.heartbeat_period;
+  stall_.start(now);
 }
 
 bool SupervisorPolicy::all_done() const {
@@ -89,6 +96,7 @@ SupervisorPolicy::Actions SupervisorPolicy::exited(std::vector<RankExit> exits, 
                    [](const RankExit& a, const RankExit& b) { return a.end < b.end; });
   Actions out;
   for (const auto& e : exits) exited_one(e, now, out);
+  maybe_stop_now(now, out);  // the stacks the stop waits for may be all that is left
   return out;
 }
 
@@ -101,6 +109,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
   Rank& r = ranks_[e.rank];
   if (r.exited) return;
   r.exited = true;
+  stall_.ended(e.rank);
   if (e.exit.ok()) {
     // A peer that left early may leave the others waiting for it forever.
     if (!window_open_ && s_.exit_window.count() > 0) {
@@ -124,6 +133,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
 
 SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
   Actions out;
+  final_stacks_ = false;  // a user's signal does not wait for stacks
   if (signal_ == 0) {
     // The ranks get the signal itself first, the chance to end as they
     // would if run by hand; TERM follows after the grace.
@@ -159,6 +169,18 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
     fail(1, "job: timed out after " + std::to_string(s_.timeout.count() / 1000) +
                 " s; stopping every rank");
     out.push_back(note("distlaunch: error: " + reason_));
+    stop_after_stacks("--timeout", now, out);
+  }
+  check_stall(now, out);
+  if (final_stacks_ && now >= stacks_deadline_) {
+    std::string missing;
+    for (const auto& r : ranks_)
+      if (!r.exited && r.stacks_pending)
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r.name.rank);
+    if (!missing.empty())
+      out.push_back(note("distlaunch: no stacks from rank(s) " + missing + " within " +
+                         std::to_string(s_.stack_wait.count() / 1000) + " s; stopping anyway"));
+    final_stacks_ = false;
     stop_all(frame::terminate(), now, out);
   }
   if (!stopping_ && window_open_ && now >= window_deadline_) {
@@ -167,7 +189,7 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
     out.push_back(note("distlaunch: error: " + reason_));
     stop_all(frame::terminate(), now, out);
   }
-  if (stopping_ && now >= hard_deadline_) {
+  if (stopping_ && !final_stacks_ && now >= hard_deadline_) {
     // The wrappers did not finish stopping their ranks in time.
     for (size_t i = 0; i < ranks_.size(); ++i) {
       if (ranks_[i].exited) continue;
@@ -187,8 +209,100 @@ SupervisorPolicy::Time SupervisorPolicy::next_deadline() const {
   if (soft_pending_) next = std::min(next, soft_deadline_);
   if (!stopping_ && s_.timeout.count() > 0) next = std::min(next, started_ + s_.timeout);
   if (!stopping_ && window_open_) next = std::min(next, window_deadline_);
-  if (stopping_) next = std::min(next, hard_deadline_);
+  if (running_ && !stopping_ && !stall_reported_) next = std::min(next, stall_.deadline());
+  if (final_stacks_) next = std::min(next, stacks_deadline_);
+  if (stopping_ && !final_stacks_) next = std::min(next, hard_deadline_);
   return next;
+}
+
+void SupervisorPolicy::ask_stacks(const std::string& why, bool final, Actions& out) {
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    if (ranks_[i].exited) continue;
+    PolicyAction a;
+    a.kind = PolicyAction::Kind::stacks;
+    a.rank = i;
+    a.stop = final;
+    a.text = why;
+    if (final) ranks_[i].stacks_pending = ranks_[i].stopped = true;
+    out.push_back(std::move(a));
+  }
+}
+
+// The job stops (its reason already set): every running rank's stacks
+// first, then TERM once they came or stacks_deadline_ passed. The ranks
+// count as stopped from here: one that ends meanwhile (a Python rank
+// stopped by faulthandler's SIGABRT) is not a new cause.
+void SupervisorPolicy::stop_after_stacks(const std::string& why, Time now, Actions& out) {
+  stopping_ = true;
+  final_stacks_ = true;
+  stacks_deadline_ = now + s_.stack_wait;
+  ask_stacks(why, true, out);
+  maybe_stop_now(now, out);
+}
+
+void SupervisorPolicy::maybe_stop_now(Time now, Actions& out) {
+  if (!final_stacks_) return;
+  for (const auto& r : ranks_)
+    if (!r.exited && r.stacks_pending) return;
+  final_stacks_ = false;
+  stop_all(frame::terminate(), now, out);
+}
+
+void SupervisorPolicy::check_stall(Time now, Actions& out) {
+  if (!running_ || stopping_ || stall_reported_ || now < stall_.deadline()) return;
+  for (const auto& line : stall_.report(now)) out.push_back(note("distlaunch: " + line));
+  if (s_.on_stall == OnStall::dump) {
+    stall_reported_ = true;
+    ask_stacks("stall", false, out);
+    return;
+  }
+  fail(kStallExitCode, "job: no rank made progress for " +
+                           std::to_string(s_.stall_limit.count() / 1000) +
+                           " s (--stall-timeout); stopping every rank");
+  out.push_back(note("distlaunch: error: " + reason_));
+  stop_after_stacks("stall", now, out);
+}
+
+void SupervisorPolicy::progress_resumed(Actions& out) {
+  if (!stall_reported_ || stopping_) return;
+  stall_reported_ = false;
+  out.push_back(note("distlaunch: progress resumed"));
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::output(size_t rank, Time now) {
+  Actions out;
+  stall_.output(rank, now);
+  progress_resumed(out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::fed(size_t rank, Time now) {
+  Actions out;
+  stall_.fed(rank, now);
+  progress_resumed(out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::sampled(size_t rank, const ProgressSample& s,
+                                                    Time now) {
+  Actions out;
+  auto before = stall_.last_progress();
+  stall_.sampled(rank, s, now);
+  if (stall_.last_progress() > before) progress_resumed(out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::dump_requested(Time) {
+  Actions out;
+  if (!final_stacks_) ask_stacks("SIGQUIT", false, out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::stacks_came(size_t rank, Time now) {
+  Actions out;
+  ranks_[rank].stacks_pending = false;
+  maybe_stop_now(now, out);
+  return out;
 }
 
 }  // namespace distkit::launch

@@ -13,7 +13,6 @@ RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSe
   RankRequest r;
   for (const auto& [k, v] : rank.env) r.env.push_back(k + "=" + v);
   r.args = {std::to_string(rank.rank),
-            std::to_string(std::max<long long>(0, settings.stall_limit.count())),
             std::to_string(std::max<long long>(1, settings.grace.count() / 100)),
             settings.cwd.value_or(""),
             settings.cwd_required ? "1" : "0",

@@ -44,6 +44,7 @@ complete -c distlaunch -l grace -x -d 'Seconds between SIGTERM and SIGKILL (defa
 complete -c distlaunch -l timeout -x -d 'Stop the job after this many seconds'
 complete -c distlaunch -l exit-window -x -d 'Seconds the other ranks get after one exits 0 (default 60, 0 = forever)'
 complete -c distlaunch -l connect-timeout -x -d 'Seconds to reach each host (default 10)'
-complete -c distlaunch -l stall-timeout -x -d 'Report a rank whose DISTKIT_HEARTBEAT_FILE is not updated for this many seconds (default 60, 0 = off)'
+complete -c distlaunch -l stall-timeout -x -d 'Seconds without progress of any rank (output, I/O, heartbeat, stdin) that make a stall: report, stacks, then --on-stall (default 0 = off)'
+complete -c distlaunch -l on-stall -x -a 'abort dump' -d 'What a stall does: abort (stop the job, exit 124; the default) or dump (report and go on)'
 complete -c distlaunch -l agent -x -d 'distkit-agent (the host agent) installed on the hosts: a path, or none (default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; else, and with none, distlaunch copies its own)'
 complete -c distlaunch -l no-preflight -d 'Skip the checks before the start'

@@ -75,6 +75,12 @@ std::vector<std::string> notes(const SupervisorPolicy::Actions& actions) {
     if (a.kind == Kind::note) out.push_back(a.text);
   return out;
 }
+Ranks stacks_asked(const SupervisorPolicy::Actions& actions, bool final) {
+  Ranks out;
+  for (const auto& a : actions)
+    if (a.kind == Kind::stacks && a.stop == final) out.push_back(a.rank);
+  return out;
+}
 // The actions other than heartbeats.
 SupervisorPolicy::Actions decisions(SupervisorPolicy::Actions actions) {
   std::erase_if(actions, [](const PolicyAction& a) { return a.frame == frame::heartbeat(); });
@@ -208,8 +214,10 @@ TEST_CASE("the job is done only once every rank's exit is known", "[launch][poli
   CHECK(p.all_done());
 }
 
-TEST_CASE("the job timeout, counted from the job's start, stops every rank and exits 1",
-          "[launch][policy]") {
+TEST_CASE(
+    "the job timeout, counted from the job's start, takes the stacks, stops every rank "
+    "and exits 1",
+    "[launch][policy]") {
   auto s = settings();
   s.timeout = 90s;
   std::vector<SupervisorPolicy::RankName> names{{0, "h0"}, {1, "h1"}};
@@ -221,7 +229,12 @@ TEST_CASE("the job timeout, counted from the job's start, stops every rank and e
   CHECK(p.exit_code() == 1);
   CHECK(p.reason() == "job: timed out after 90 s; stopping every rank");
   CHECK(notes(a) == std::vector<std::string>{"distlaunch: error: " + p.reason()});
-  CHECK(sent(a, frame::terminate()) == Ranks{0, 1});
+  // The stacks first (L: the job stops next); TERM once both came.
+  CHECK(stacks_asked(a, true) == Ranks{0, 1});
+  CHECK(sent(a, frame::terminate()).empty());
+  CHECK(p.stopped(0));  // a rank that ends meanwhile is not a new cause
+  CHECK(sent(p.stacks_came(1, t(91s)), frame::terminate()).empty());
+  CHECK(sent(p.stacks_came(0, t(92s)), frame::terminate()) == Ranks{0, 1});
 
   s.timeout = 500ms;  // whole seconds in the text
   auto q = started(1, s);
@@ -373,4 +386,169 @@ TEST_CASE("an exit reported twice counts once", "[launch][policy]") {
   CHECK(p.exited(0, status(7), t(2s)).empty());
   CHECK(p.exit_code() == 0);
   CHECK_FALSE(p.all_done());
+}
+
+namespace {
+
+PolicySettings stall_settings(std::chrono::milliseconds limit, OnStall on = OnStall::abort) {
+  auto s = settings();
+  s.stall_limit = limit;
+  s.on_stall = on;
+  s.stack_wait = 20s;
+  return s;
+}
+
+ProgressSample sample(long long io, long long cpu_ms, long long heartbeat = -1) {
+  return {io, cpu_ms, heartbeat};
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& l : lines)
+    if (l.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("no progress of any rank for the stall limit: report, stacks, then stop with 124",
+          "[launch][policy][stall]") {
+  auto p = started(2, stall_settings(5s));
+  CHECK(p.next_deadline() == t(1s));  // the heartbeat first
+  // Rank 0 is blocked (no CPU), rank 1 spins (a core busy): neither progresses.
+  for (int i = 1; i <= 4; ++i) {
+    p.sampled(0, sample(100, 10), t(std::chrono::seconds(i)));
+    p.sampled(1, sample(200, 1000 * i), t(std::chrono::seconds(i)));
+    CHECK(decisions(p.tick(t(std::chrono::seconds(i)))).empty());
+  }
+  p.output(0, t(2s));  // output is progress: the window restarts there
+  CHECK(decisions(p.tick(t(6s))).empty());
+  for (int i = 5; i <= 7; ++i) {
+    p.sampled(0, sample(100, 10), t(std::chrono::seconds(i)));
+    p.sampled(1, sample(200, 1000 * i), t(std::chrono::seconds(i)));
+  }
+  auto a = p.tick(t(7s));
+  auto n = notes(a);
+  REQUIRE(n.size() == 4);
+  CHECK(n[0] ==
+        "distlaunch: stall: no rank made progress for 5.0 s (no output, I/O, heartbeat or stdin); "
+        "CPU over the window tells blocked from spinning:");
+  CHECK(n[1] ==
+        "distlaunch:   rank 0 on h0: last output 5.0 s ago, in the last 5.0 s: I/O 0 B, CPU 0.0 s "
+        "(blocked)");
+  CHECK(n[2] ==
+        "distlaunch:   rank 1 on h1: no output yet, in the last 5.0 s: I/O 0 B, CPU 5.0 s "
+        "(spinning)");
+  CHECK(n[3] ==
+        "distlaunch: error: job: no rank made progress for 5 s (--stall-timeout); "
+        "stopping every rank");
+  CHECK(p.exit_code() == kStallExitCode);
+  CHECK(stacks_asked(a, true) == Ranks{0, 1});
+  for (const auto& x : a)
+    if (x.kind == Kind::stacks) CHECK(x.text == "stall");
+  CHECK(sent(a, frame::terminate()).empty());
+  // A rank ending meanwhile (faulthandler's SIGABRT) is the stop's effect.
+  CHECK(sent(p.exited(0, killed_by(SIGABRT), t(8s)), frame::terminate()).empty());
+  CHECK(p.exit_code() == kStallExitCode);
+  CHECK(sent(p.stacks_came(1, t(8s)), frame::terminate()) == Ranks{1});
+}
+
+TEST_CASE("I/O, heartbeats and stdin are progress; CPU alone is not", "[launch][policy][stall]") {
+  SECTION("bytes read or written") {
+    auto p = started(1, stall_settings(3s));
+    for (int i = 1; i <= 10; ++i) {
+      p.sampled(0, sample(4096 * i, 1000 * i), t(std::chrono::seconds(i)));
+      CHECK(notes(p.tick(t(std::chrono::seconds(i)))).empty());
+    }
+  }
+  SECTION("a heartbeat file touched") {
+    auto p = started(1, stall_settings(3s));
+    for (int i = 1; i <= 10; ++i) {
+      p.sampled(0, sample(0, 0, 1000 * i), t(std::chrono::seconds(i)));
+      CHECK(notes(p.tick(t(std::chrono::seconds(i)))).empty());
+    }
+  }
+  SECTION("stdin sent to it") {
+    auto p = started(1, stall_settings(3s));
+    for (int i = 1; i <= 10; ++i) {
+      p.fed(0, t(std::chrono::seconds(i)));
+      CHECK(notes(p.tick(t(std::chrono::seconds(i)))).empty());
+    }
+  }
+  SECTION("CPU only") {
+    auto p = started(1, stall_settings(3s));
+    for (int i = 1; i <= 3; ++i) p.sampled(0, sample(7, 1000 * i), t(std::chrono::seconds(i)));
+    CHECK(mentions(notes(p.tick(t(3s))), "(spinning)"));
+  }
+}
+
+TEST_CASE("one rank's progress keeps the whole job from stalling", "[launch][policy][stall]") {
+  auto p = started(2, stall_settings(3s));
+  for (int i = 1; i <= 10; ++i) {
+    p.output(1, t(std::chrono::seconds(i)));
+    CHECK(notes(p.tick(t(std::chrono::seconds(i)))).empty());
+  }
+  CHECK(p.exit_code() == 0);
+}
+
+TEST_CASE("a rank that has ended does not keep the job from stalling, nor is reported",
+          "[launch][policy][stall]") {
+  auto p = started(2, stall_settings(3s));
+  p.exited(1, status(0), t(1s));
+  auto n = notes(p.tick(t(3s)));
+  CHECK(mentions(n, "rank 0 on h0: no output yet; I/O and CPU not sampled"));
+  CHECK_FALSE(mentions(n, "rank 1"));
+}
+
+TEST_CASE("--on-stall dump reports once per stall and goes on", "[launch][policy][stall]") {
+  auto p = started(2, stall_settings(3s, OnStall::dump));
+  auto a = p.tick(t(3s));
+  CHECK(mentions(notes(a), "stall: no rank made progress for 3.0 s"));
+  CHECK(stacks_asked(a, false) == Ranks{0, 1});
+  CHECK(p.exit_code() == 0);
+  CHECK_FALSE(p.stopping());
+  CHECK(decisions(p.tick(t(10s))).empty());  // not again while nothing moves
+  CHECK(notes(p.output(1, t(11s))) == std::vector<std::string>{"distlaunch: progress resumed"});
+  CHECK(decisions(p.tick(t(13900ms))).empty());
+  CHECK(mentions(notes(p.tick(t(14s))), "stall:"));  // a new stall
+}
+
+TEST_CASE("stacks that do not come hold the stop only for the stack wait",
+          "[launch][policy][stall]") {
+  auto s = stall_settings(2s);
+  s.heartbeat_period = 1h;  // so that next_deadline() is the stop's
+  auto p = started(2, s);
+  p.tick(t(2s));
+  CHECK(p.next_deadline() == t(22s));
+  CHECK(sent(p.tick(t(21s)), frame::terminate()).empty());
+  auto a = p.tick(t(22s));
+  CHECK(notes(a) ==
+        std::vector<std::string>{"distlaunch: no stacks from rank(s) 0, 1 within 20 s; stopping "
+                                 "anyway"});
+  CHECK(sent(a, frame::terminate()) == Ranks{0, 1});
+  CHECK(p.next_deadline() == t(27s));  // then the usual grace + margin
+}
+
+TEST_CASE("SIGQUIT asks every running rank for its stacks and the job goes on",
+          "[launch][policy][stall]") {
+  auto p = started(3);
+  p.exited(2, status(0), t(1s));
+  auto a = p.dump_requested(t(2s));
+  CHECK(stacks_asked(a, false) == Ranks{0, 1});
+  for (const auto& x : a)
+    if (x.kind == Kind::stacks) CHECK(x.text == "SIGQUIT");
+  CHECK_FALSE(p.stopping());
+  CHECK(decisions(p.stacks_came(0, t(3s))).empty());
+}
+
+TEST_CASE("a signal during the wait for stacks does not wait for them", "[launch][policy][stall]") {
+  auto p = started(1, stall_settings(2s));
+  p.tick(t(2s));
+  p.signal(SIGINT, t(3s));
+  CHECK(sent(p.tick(t(6s)), frame::terminate()) == Ranks{0});  // after the grace, as always
+}
+
+TEST_CASE("no stall detection when the limit is 0", "[launch][policy][stall]") {
+  auto p = started(1);
+  CHECK(decisions(p.tick(t(1000s))).empty());
+  CHECK(p.next_deadline() == t(1001s));  // the next heartbeat, no stall deadline
 }

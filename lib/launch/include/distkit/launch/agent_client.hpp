@@ -37,9 +37,11 @@ std::string agent_request(const std::vector<std::string>& env,
 class AgentFrameParser {
  public:
   struct Frame {
-    char kind = 0;     // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello, 'F' facts
-    long id = -1;      // the rank; V: the agent's protocol
-    std::string data;  // O/R: the bytes; X: the status ("3", "s9"); V: the version; F: pairs
+    char kind = 0;  // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello, 'F' facts,
+                    // 'M' progress, 'B' stacks
+    long id = -1;   // the rank; V: the agent's protocol
+    // O/R/B: the bytes; X: the status ("3", "s9"); V: the version; F/M: pairs
+    std::string data;
   };
   // Calls `on_frame` for each complete frame; false (and stops) on garbage,
   // or when `on_frame` called fail().
@@ -83,6 +85,34 @@ struct AgentOpening {
 // The ExitInfo an X frame's status stands for ("3" exited 3, "s9" signal 9).
 ssh::ExitInfo agent_exit_info(std::string_view status);
 
+// What the agent reports of a rank besides its output and end (protocol 4).
+// Called on the host's I/O thread, like ssh::StreamHandlers, and not after
+// on_exit.
+struct RankReports {
+  std::function<void(const agent_frames::Pairs&)> on_progress;  // M: its counters
+  std::function<void(std::string_view)> on_stacks;              // B: for request_stacks
+};
+
+class AgentClient;
+
+// One rank on a host agent: its frames go through the agent's channel.
+class AgentRankCommand : public ssh::RunningCommand {
+ public:
+  AgentRankCommand(std::shared_ptr<AgentClient> owner, long id)
+      : owner_(std::move(owner)), id_(id) {}
+  void write_stdin(std::string_view data) override;
+  void close_stdin() override;
+  void abort() override;
+  void wait() override;
+  // Asks the agent for the rank's stacks (W; L when `final`: the job is
+  // stopped next); they come to RankReports::on_stacks.
+  void request_stacks(bool final);
+
+ private:
+  std::shared_ptr<AgentClient> owner_;
+  long id_;
+};
+
 class AgentClient : public ssh::Executor, public std::enable_shared_from_this<AgentClient> {
  public:
   // `inner`: the host's executor; `agent_command`: the shell command that
@@ -101,6 +131,9 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   // (agent_command, sent `timing` as its P frame) starts with the first rank.
   std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
                                              ssh::StreamHandlers handlers) override;
+  // The same, with the agent's reports on the rank.
+  std::unique_ptr<AgentRankCommand> start_rank(const std::string& request,
+                                               ssh::StreamHandlers handlers, RankReports reports);
 
   // Runs `locator` (templates/launch_agent_start.sh) as the agent's
   // channel; once the agent has said hello in this protocol, sends it

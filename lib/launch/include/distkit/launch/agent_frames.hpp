@@ -51,11 +51,15 @@ inline constexpr Spec kFrames[] = {
     {'I', Channel::to_agent, Field::id, Field::size},             // bytes for a rank's wrapper
     {'C', Channel::to_agent, Field::id},                          // close its stdin after the queue
     {'A', Channel::to_agent, Field::id},                          // close it now
+    {'W', Channel::to_agent, Field::id},                          // its stacks; the job goes on
+    {'L', Channel::to_agent, Field::id},                          // its stacks; the job then stops
     {'V', Channel::from_agent, Field::protocol, Field::version},  // the hello, first
     {'F', Channel::from_agent, Field::size},                      // the checks' facts, for P
     {'O', Channel::from_agent, Field::id, Field::size},           // a rank's stdout
     {'R', Channel::from_agent, Field::id, Field::size},           // a rank's stderr
     {'X', Channel::from_agent, Field::id, Field::status},         // a rank's wrapper ended
+    {'M', Channel::from_agent, Field::id, Field::size},           // a rank's progress counters
+    {'B', Channel::from_agent, Field::id, Field::size},           // a rank's stacks, for W or L
     {'S', Channel::to_wrapper, Field::secret},                    // the job secret, first
     {'H', Channel::to_wrapper},                                   // a heartbeat
     {'D', Channel::to_wrapper, Field::size},                      // bytes of the rank's stdin
@@ -177,7 +181,7 @@ inline std::optional<Header> parse_header(Channel channel, std::string_view line
   return h;
 }
 
-// The payload of P and F frames: KEY=VALUE strings, each NUL-terminated
+// The payload of P, F and M frames: KEY=VALUE strings, each NUL-terminated
 // (a value may hold any other byte). Keys are [a-z_], unique.
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 

@@ -22,9 +22,10 @@ namespace distkit {
 
 // 1: per-rank wrappers; 2: the host agent is the only host side and says
 // hello with its protocol and distkit version; 3: the preflight is the
-// agent's first request (P/F) and the timing travels in it.
-inline constexpr int kAgentProtocol = 3;
-inline constexpr const char kAgentProtocolFlag[] = "--protocol=3";
+// agent's first request (P/F) and the timing travels in it; 4: progress
+// samples (M) and stacks (W, L, B), and no stall limit in a start request.
+inline constexpr int kAgentProtocol = 4;
+inline constexpr const char kAgentProtocolFlag[] = "--protocol=4";
 
 // Timing the two sides rely on, in seconds, all derived from the job's
 // heartbeat limit (--heartbeat-limit, H) and these. The launcher sends the
@@ -59,5 +60,14 @@ static_assert(kHeartbeatMargin < kHeartbeatInterval);
 // Every host's preflight (with a copy) ends before any agent gives up waiting.
 static_assert(kFirstRankWait > 2 * kPreflightTimeout + kAgentCopyTimeout);
 static_assert(kChecksTimeout < kPreflightTimeout);
+// With P's sample=1, each rank's progress counters (M) every this many
+// seconds; the launcher's stall limit is whole seconds, at least one.
+inline constexpr double kSampleInterval = 1.0;
+// A stack tool (gdb, eu-stack, sample, py-spy) still running this long
+// after it started on one process is killed and its output so far sent;
+// the dump of one rank's processes ends within kStackDumpLimit.
+inline constexpr long kStackToolTimeout = 10;
+inline constexpr long kStackDumpLimit = 20;
+static_assert(kStackToolTimeout < kStackDumpLimit);
 
 }  // namespace distkit

@@ -45,9 +45,11 @@ struct LaunchOptions {
   std::chrono::milliseconds exit_window{60000};
   // The wrapper kills its rank when no heartbeat arrived for this long.
   std::chrono::seconds heartbeat_limit{5};
-  // A rank whose DISTKIT_HEARTBEAT_FILE stops being updated for this long
-  // is reported as stalled (--stall-timeout; 0 = off).
-  std::chrono::seconds stall_limit{60};
+  // No rank made progress for this long is a stall (--stall-timeout; 0 =
+  // off; stall_watch.hpp says what progress is), which stops the job or
+  // only reports it (--on-stall).
+  std::chrono::seconds stall_limit{0};
+  bool stall_dump_only = false;  // --on-stall dump
   bool preflight = true;
   // --agent: where distkit-agent is installed on the hosts
   // ("none": nowhere, use distlaunch's own copy); unset: PATH, this

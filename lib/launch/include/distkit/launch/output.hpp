@@ -47,6 +47,9 @@ class OutputSink {
   void line(int rank, Stream stream, std::string_view text);
   // A diagnostic of distlaunch itself on `err` (never tagged, not logged).
   void note(std::string_view text);
+  // A rank's stacks (lines ending in '\n'): on `err` like a note, and in
+  // the rank's log file with --log-dir.
+  void stacks(int rank, std::string_view text);
 
  private:
   std::mutex mu_;

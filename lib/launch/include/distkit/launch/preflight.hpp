@@ -66,6 +66,7 @@ PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
-                              const std::optional<AgentCopy>& copy, long heartbeat_limit);
+                              const std::optional<AgentCopy>& copy, long heartbeat_limit,
+                              bool sample_progress = false);
 
 }  // namespace distkit::launch

@@ -1,4 +1,4 @@
-// Ctrl-C, SIGTERM and SIGHUP as readable bytes: a self-pipe (portable to
+// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT as readable bytes: a self-pipe (portable to
 // macOS, unlike signalfd). While a SignalPipe lives, those signals write
 // their number into a non-blocking pipe that the supervisor polls; SIGPIPE is
 // ignored so a closed stdout gives EPIPE instead of killing us.

@@ -20,6 +20,14 @@
 //   every rank at once.
 // - Commands whose wrapper does not end within grace + 2 s of being told to
 //   stop are aborted (the executor kills or closes them).
+// - `stall_limit` (0 = off): no rank made progress (stall_watch.hpp) for that
+//   long is a stall: the report, then every rank's stacks, then with
+//   OnStall::abort the job stops (exit kStallExitCode); with dump it goes
+//   on. `timeout` takes the stacks before it stops the job, and SIGQUIT
+//   takes them while it goes on. Stacks come from each rank's host agent
+//   and are printed as "distlaunch: stacks of rank R on HOST (WHY):" and
+//   the dump, indented, on the job's stderr (and in the rank's --log-dir
+//   file); JobResult::stacks keeps them for the manifest.
 // The decisions above are SupervisorPolicy's (supervisor_policy.hpp), pure and
 // tested with a fake clock; supervise() runs the I/O and carries them out.
 #pragma once
@@ -35,6 +43,7 @@
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/plan.hpp"
+#include "distkit/launch/supervisor_policy.hpp"
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/ssh/executor.hpp"
 
@@ -50,6 +59,8 @@ struct SuperviseOptions {
   int stdin_fd = 0;               // -1: no stdin for the ranks
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds exit_window{60000};
+  std::chrono::seconds stall_limit{0};  // --stall-timeout; 0: off
+  OnStall on_stall = OnStall::abort;    // --on-stall
   std::chrono::milliseconds heartbeat_period{
       static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
   bool handle_signals = true;                         // install the SIGINT/TERM/HUP handlers
@@ -68,10 +79,20 @@ struct RankResult {
   Clock::time_point start, end;
 };
 
+// One rank's stacks, as its host gave them.
+struct StackDump {
+  int rank = 0;
+  std::string host;
+  std::string why;  // "stall", "--timeout", "SIGQUIT"
+  Clock::time_point at;
+  std::string text;
+};
+
 struct JobResult {
   int exit_code = 0;
   std::string reason;  // the line printed on failure ("" when ok)
   std::vector<RankResult> ranks;
+  std::vector<StackDump> stacks;  // in the order they came
   Clock::time_point start, end;
 };
 

@@ -11,29 +11,42 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/stall_watch.hpp"
 #include "distkit/ssh/executor.hpp"
 
 namespace distkit::launch {
+
+// What a stall does (--on-stall): stop the job, or only report it.
+enum class OnStall { abort, dump };
+
+// The job's status when --on-stall=abort stopped it: as timeout(1) has it.
+inline constexpr int kStallExitCode = 124;
 
 struct PolicySettings {
   std::chrono::milliseconds grace{3000};         // WrapperSettings::grace
   std::chrono::milliseconds timeout{0};          // 0: none
   std::chrono::milliseconds exit_window{60000};  // 0: off
   std::chrono::milliseconds heartbeat_period{1000};
+  std::chrono::milliseconds stall_limit{0};  // --stall-timeout; 0: off
+  OnStall on_stall = OnStall::abort;
+  // How long the stacks taken before a stop may take to come (the agents
+  // bound their dumps to kStackDumpLimit; the rest is the way back).
+  std::chrono::milliseconds stack_wait{25000};
 };
 
 // One thing for the wiring to do. Ranks are indexes into the plan's ranks.
 struct PolicyAction {
   enum class Kind {
-    send,   // write `frame` to the rank's wrapper, if its command still runs
-    abort,  // abort the rank's command (and kill its group if it is local)
-    note,   // print `text` and a newline on the job's stderr
+    send,    // write `frame` to the rank's wrapper, if its command still runs
+    abort,   // abort the rank's command (and kill its group if it is local)
+    note,    // print `text` and a newline on the job's stderr
+    stacks,  // ask the rank's host for its stacks (`stop`: the job stops next)
   };
   Kind kind = Kind::note;
   size_t rank = 0;
   std::string frame;  // send: frame::heartbeat(), frame::terminate(), ...
-  bool stop = false;  // send: the frame tells the rank to stop (T or K)
-  std::string text;   // note
+  bool stop = false;  // send: the frame tells the rank to stop (T or K); stacks: L, not W
+  std::string text;   // note; stacks: why they are taken ("stall", "SIGQUIT", ...)
 };
 
 // How a rank ended, as the job's reason says it: "exited with status 3",
@@ -66,8 +79,17 @@ class SupervisorPolicy {
   Actions exited(size_t rank, const ssh::ExitInfo& exit, Time now);
   // SIGINT, SIGTERM or SIGHUP to the launcher.
   Actions signal(int sig, Time now);
-  // Deadlines due at `now`: heartbeats, grace, timeout, exit window, abort.
+  // Deadlines due at `now`: heartbeats, grace, timeout, exit window,
+  // stall, the wait for stacks, abort.
   Actions tick(Time now);
+  // Progress (stall_watch.hpp): a line of output, stdin sent, a sample.
+  Actions output(size_t rank, Time now);
+  Actions fed(size_t rank, Time now);
+  Actions sampled(size_t rank, const ProgressSample& s, Time now);
+  // SIGQUIT: every running rank's stacks; the job goes on.
+  Actions dump_requested(Time now);
+  // A rank's stacks came (or its host cannot give any).
+  Actions stacks_came(size_t rank, Time now);
 
   int exit_code() const { return exit_code_; }
   const std::string& reason() const { return reason_; }  // "" when ok
@@ -85,12 +107,18 @@ class SupervisorPolicy {
     RankName name;
     bool exited = false;
     bool stopped = false;
+    bool stacks_pending = false;  // asked before the stop, not come yet
   };
 
   void exited_one(const RankExit& e, Time now, Actions& out);
   void send_live(const std::string& frame, bool stop, Actions& out);
   void stop_all(const std::string& frame, Time now, Actions& out);
   void fail(int code, std::string reason);
+  void ask_stacks(const std::string& why, bool final, Actions& out);
+  void stop_after_stacks(const std::string& why, Time now, Actions& out);
+  void maybe_stop_now(Time now, Actions& out);
+  void check_stall(Time now, Actions& out);
+  void progress_resumed(Actions& out);
 
   std::vector<Rank> ranks_;
   PolicySettings s_;
@@ -102,6 +130,14 @@ class SupervisorPolicy {
   bool running_ = false;  // ranks_started() was called
   Time started_, next_heartbeat_, hard_deadline_, soft_deadline_, window_deadline_;
   bool soft_pending_ = false, window_open_ = false;
+  StallWatch stall_;
+  // A stall reported under --on-stall=dump: the next is reported only
+  // after some progress.
+  bool stall_reported_ = false;
+  // Stacks asked before a stop: the stop (TERM) waits for them, or for
+  // stacks_deadline_.
+  bool final_stacks_ = false;
+  Time stacks_deadline_;
 };
 
 }  // namespace distkit::launch

@@ -5,10 +5,8 @@
 // files and secret into a private temp dir, starts the command in its own
 // process group, reports the pid, forwards stdin, and kills the group when
 // told to or when the launcher is gone (EOF without the end marker, missing
-// heartbeats). It also watches the rank's own heartbeat file
-// (DISTKIT_HEARTBEAT_FILE, in the temp dir): once the rank has created it, a
-// stop in its updates longer than the stall limit is reported on stderr
-// ("rank R on HOST: stalled"), and so is the resumption.
+// heartbeats). Progress and stalls are the launcher's (stall_watch.hpp),
+// from the agent's samples.
 #pragma once
 
 #include <chrono>
@@ -24,11 +22,8 @@ namespace distkit::launch {
 struct WrapperSettings {
   std::chrono::milliseconds grace{3000};    // TERM -> KILL
   std::chrono::seconds heartbeat_limit{5};  // silence before the rank is killed
-  // A rank (the runtime) that touches DISTKIT_HEARTBEAT_FILE and then stops
-  // touching it for this long is reported as stalled (not stopped); 0: off.
-  std::chrono::seconds stall_limit{60};
-  std::optional<std::string> cwd;  // directory to run in
-  bool cwd_required = false;       // false: stay put when it is absent
+  std::optional<std::string> cwd;           // directory to run in
+  bool cwd_required = false;                // false: stay put when it is absent
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;

@@ -1,0 +1,138 @@
+// Stack dumps (stacks.hpp). Runs in a process the agent forks for one
+// request, so the agent's loop (heartbeats, output) never waits on a tool.
+#include "stacks.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "distkit/launch/agent_protocol.hpp"
+#include "group.hpp"
+#include "posix_util.hpp"
+#include "programs.hpp"
+
+namespace distkit_agent {
+namespace {
+
+constexpr std::size_t kMaxProcesses = 4;
+constexpr std::size_t kMaxBytesPerProcess = 64 * 1024;
+
+bool is_python(const std::string& name) {
+  return name.rfind("python", 0) == 0 || name.rfind("Python", 0) == 0;
+}
+
+// The native stack tool for `pid`: its arguments, and a temp file it
+// writes instead of stdout ("" none). Empty: no tool here.
+std::vector<std::string> native_tool(pid_t pid, [[maybe_unused]] std::string& file) {
+  const std::string p = std::to_string(pid);
+#ifdef __APPLE__
+  // sample(1) is part of macOS; it writes its report to a file.
+  if (!find_command("sample").empty()) {
+    const char* t = std::getenv("TMPDIR");
+    file = std::string(t && *t ? t : "/tmp") + "/distkit-sample-" + p + ".txt";
+    return {"sample", p, "1", "-mayDie", "-file", file};
+  }
+#else
+  if (!find_command("eu-stack").empty()) return {"eu-stack", "-p", p};
+  if (!find_command("gdb").empty())
+    return {"gdb", "-nx", "-q", "-batch", "-p", p, "-ex", "thread apply all bt"};
+#endif
+  return {};
+}
+
+std::string read_file(const std::string& path, std::size_t max) {
+  std::string out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  ssize_t n;
+  while (out.size() < max && (n = read(fd, buf, sizeof buf)) > 0)
+    out.append(buf, std::min(static_cast<std::size_t>(n), max - out.size()));
+  close(fd);
+  return out;
+}
+
+std::string run_tool(const std::vector<std::string>& argv, const std::string& file,
+                     double deadline) {
+  double until =
+      std::min(deadline, now_seconds() + static_cast<double>(distkit::kStackToolTimeout));
+  ProgramRun run = run_program(argv, "", true, until, kMaxBytesPerProcess);
+  std::string out = run.out;
+  if (!file.empty()) {
+    out = read_file(file, kMaxBytesPerProcess) + (out.empty() ? "" : "\n" + out);
+    unlink(file.c_str());
+  }
+  if (!run.finished)
+    out += "\n(" + argv[0] + " did not finish in " +
+           std::to_string(static_cast<long>(distkit::kStackToolTimeout)) + " s; stopped)";
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// gdb's report without its chatter (libthread_db, auto-load advice,
+// source lines, detaching): the "Thread" and "#N" lines; all of it when it
+// has none (it could not attach: the reason is in there).
+std::string gdb_frames(const std::string& out) {
+  std::string kept;
+  std::size_t at = 0;
+  while (at < out.size()) {
+    std::size_t nl = out.find('\n', at);
+    std::string line = out.substr(at, nl == std::string::npos ? nl : nl - at);
+    at = nl == std::string::npos ? out.size() : nl + 1;
+    if (line.rfind("Thread ", 0) == 0 || line.rfind("#", 0) == 0) kept += line + "\n";
+  }
+  if (kept.empty()) return out;
+  kept.pop_back();
+  return kept;
+}
+
+}  // namespace
+
+std::string dump_stacks(pid_t pgid, bool final, double deadline) {
+  auto members = group_members(pgid, kMaxProcesses);
+  if (members.empty()) return "no process of the rank is left";
+  const bool have_pyspy = !find_command("py-spy").empty();
+  std::string text;
+  for (const auto& m : members) {
+    if (now_seconds() >= deadline) {
+      text += "(no time left for pid " + std::to_string(m.pid) + ")\n";
+      break;
+    }
+    const std::string head = "pid " + std::to_string(m.pid) + " (" + m.name + ")";
+    if (is_python(m.name) && have_pyspy) {
+      text += head + ", py-spy:\n" +
+              run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", deadline) + "\n";
+      continue;
+    }
+    std::string file;
+    auto tool = native_tool(m.pid, file);
+    if (tool.empty()) {
+#ifdef __APPLE__
+      return "no stack tool on this host: sample(1), part of macOS, is not on PATH\n";
+#else
+      return "no stack tool on this host: install elfutils (eu-stack) or gdb\n";
+#endif
+    }
+    std::string out = run_tool(tool, file, deadline);
+    text += head + ", " + tool[0] + ":\n" + (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n";
+    if (is_python(m.name)) {
+      if (final) {
+        text +=
+            "(Python frames: py-spy is not installed here; faulthandler prints them on the "
+            "rank's stderr now, as it is stopped with SIGABRT)\n";
+        kill(m.pid, SIGABRT);
+      } else {
+        text +=
+            "(Python frames: install py-spy on this host, or they are printed when "
+            "distlaunch stops the job on a stall or --timeout)\n";
+      }
+    }
+  }
+  return text;
+}
+
+}  // namespace distkit_agent
