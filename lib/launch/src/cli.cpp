@@ -79,6 +79,26 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
          "What a stall does: abort (stop the job, exit 124; the default) or dump (report and go "
          "on)")
       ->check(CLI::IsMember({"abort", "dump"}));
+  app.add_option("--restart", o.restart,
+                 "Start the whole job again when it fails: no (the default), on-failure (any "
+                 "failure) or on-stall (a stall or a failed health check)")
+      ->check(CLI::IsMember({"no", "on-failure", "on-stall"}));
+  app.add_option("--max-restarts", o.max_restarts,
+                 "Restarts before the job's failure stands (default 3); the waits double from 1 "
+                 "s up to the heartbeat limit")
+      ->check(CLI::NonNegativeNumber);
+  auto* health_cmd = app.add_option(
+      "--health-cmd", o.health_cmd,
+      "A shell command run on rank 0's host every --health-interval seconds; its failure is a "
+      "stall");
+  app.add_option("--health-url", o.health_url,
+                 "A URL that curl on rank 0's host must fetch every --health-interval seconds; a "
+                 "failure is a stall")
+      ->excludes(health_cmd);
+  app.add_option_function<int>(
+         "--health-interval", [&o](int s) { o.health_interval = std::chrono::seconds(s); },
+         "Seconds between health checks, and the time each may take (default 10)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--agent", o.agent,
                  "distkit-agent (the host agent) installed on the hosts: a path, or none "
                  "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "

@@ -50,6 +50,21 @@ ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
 
 }  // namespace
 
+namespace {
+
+ordered_json stacks_json(const std::vector<StackDump>& stacks) {
+  ordered_json out = ordered_json::array();
+  for (const auto& d : stacks)
+    out.push_back({{"rank", d.rank},
+                   {"host", d.host},
+                   {"why", d.why},
+                   {"at", iso_time(d.at)},
+                   {"text", d.text}});
+  return out;
+}
+
+}  // namespace
+
 std::string render_manifest(const ManifestInputs& in) {
   ordered_json j;
   j["schema"] = kManifestSchema;
@@ -86,13 +101,15 @@ std::string render_manifest(const ManifestInputs& in) {
   for (size_t i = 0; i < in.result.ranks.size() && i < in.plan.ranks.size(); ++i)
     j["ranks"].push_back(rank_json(in.plan.ranks[i], in.result.ranks[i]));
   // Stacks taken on a stall, --timeout or SIGQUIT, as they were printed.
-  j["stacks"] = ordered_json::array();
-  for (const auto& d : in.result.stacks)
-    j["stacks"].push_back({{"rank", d.rank},
-                           {"host", d.host},
-                           {"why", d.why},
-                           {"at", iso_time(d.at)},
-                           {"text", d.text}});
+  j["stacks"] = stacks_json(in.result.stacks);
+  // The attempts --restart started over, each with why and its stacks.
+  j["restarts"] = ordered_json::array();
+  for (const auto& a : in.result.earlier)
+    j["restarts"].push_back({{"exit_code", a.exit_code},
+                             {"reason", a.reason},
+                             {"start", iso_time(a.start)},
+                             {"end", iso_time(a.end)},
+                             {"stacks", stacks_json(a.stacks)}});
   return j.dump(2) + "\n";
 }
 

@@ -36,7 +36,7 @@ void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {
 
 OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
                        const std::vector<std::string>& rank_hosts,
-                       const std::optional<std::filesystem::path>& log_dir)
+                       const std::optional<std::filesystem::path>& log_dir, bool append)
     : out_(out), err_(err) {
   const int world_size = static_cast<int>(rank_hosts.size());
   if (tag)
@@ -51,7 +51,7 @@ OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
                      "choose a writable --log-dir");
   for (int r = 0; r < world_size; ++r) {
     auto path = *log_dir / ("rank-" + std::to_string(r) + ".log");
-    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::FILE* f = std::fopen(path.c_str(), append ? "a" : "w");
     if (!f) {
       for (auto* g : logs_) std::fclose(g);
       throw UsageError(path.string(), "cannot open the log file", "choose a writable --log-dir");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/launch/agent_client.hpp"
@@ -17,6 +18,7 @@
 #include "distkit/launch/manifest.hpp"
 #include "distkit/launch/mpi.hpp"
 #include "distkit/launch/preflight.hpp"
+#include "distkit/launch/restart.hpp"
 #include "distkit/launch/slurm.hpp"
 #include "distkit/launch/supervisor.hpp"
 #include "distkit/util/atomic_file.hpp"
@@ -207,6 +209,45 @@ std::vector<std::shared_ptr<AgentClient>> agent_clients(
   return agents;
 }
 
+// --health-cmd, or --health-url as curl on rank 0's host (stock on macOS).
+std::string health_command(const LaunchOptions& o) {
+  if (o.health_cmd) return *o.health_cmd;
+  if (!o.health_url) return "";
+  return "curl -fsS -o /dev/null --max-time " + std::to_string(o.health_interval.count()) + " " +
+         shell_quote(*o.health_url);
+}
+
+// The job, and again as --restart says (restart.hpp), on the same agents;
+// the last attempt's result, with the earlier ones in it.
+JobResult supervise_with_restarts(const Plan& plan,
+                                  const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                                  SuperviseOptions so, const LaunchOptions& o, const Services& s,
+                                  const DebugLog& log) {
+  RestartSettings rs;
+  rs.on = o.restart == "on-failure" ? RestartOn::failure
+          : o.restart == "on-stall" ? RestartOn::stall
+                                    : RestartOn::no;
+  rs.max_restarts = o.max_restarts;
+  rs.max_backoff = o.heartbeat_limit;
+  std::vector<JobResult::Attempt> earlier;
+  for (int done = 0;; ++done) {
+    JobResult r = supervise(plan, executors, so);
+    auto wait = restart_after(rs, done, r);
+    if (!wait) {
+      r.earlier = std::move(earlier);
+      return r;
+    }
+    std::string line = "restarting the job (restart " + std::to_string(done + 1) + " of " +
+                       std::to_string(rs.max_restarts) + ") in " +
+                       std::to_string(wait->count() / 1000) + " s, after: " + r.reason;
+    std::fprintf(s.err, "distlaunch: %s\n", line.c_str());
+    log.line("job", line);
+    earlier.push_back({r.exit_code, r.reason, r.start, r.end, std::move(r.stacks)});
+    std::this_thread::sleep_for(*wait);
+    so.append_logs = true;
+  }
+}
+
 // What each host answered the preflight, and every line it reported.
 void log_preflight(const PreflightReport& report, const DebugLog& log) {
   if (!log.on()) return;
@@ -299,12 +340,14 @@ int run_distlaunch(const LaunchOptions& o, const Services& s) {
   so.exit_window = o.exit_window;
   so.stall_limit = o.stall_limit;
   so.on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort;
+  so.health_cmd = health_command(o);
+  so.health_interval = o.health_interval;
   so.handle_signals = s.handle_signals;
   so.out = s.out;
   so.err = s.err;
   so.secret = random_hex(32);
   so.log = log.get();
-  JobResult result = supervise(plan, executors, so);
+  JobResult result = supervise_with_restarts(plan, executors, so, o, s, *log);
   log->line("job", "exit " + std::to_string(result.exit_code) +
                        (result.reason.empty() ? "" : ": " + result.reason));
   for (auto dir : {o.record_dir, o.log_dir})

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <cstring>
 #include <map>
@@ -49,12 +50,14 @@ struct RankState {
   std::string stacks_why;           // main thread: why stacks were asked
 };
 
-// What the host agents reported (I/O threads) for the loop (main thread).
+// What the host agents and the health check reported (other threads) for
+// the loop (main thread).
 struct Report {
+  enum class What { sample, stacks, health_failed };
+  What what = What::sample;
   size_t rank = 0;
-  bool stacks = false;  // else a progress sample
   ProgressSample sample;
-  std::string text;
+  std::string text;  // stacks; how the health check failed
 };
 
 long long pair_number(const agent_frames::Pairs& p, std::string_view key) {
@@ -92,7 +95,7 @@ class Job {
       : plan_(plan),
         executors_(executors),
         o_(o),
-        sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir),
+        sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir, o.append_logs),
         policy_(rank_names(plan), policy_settings(o)) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
@@ -134,6 +137,7 @@ class Job {
   void report(Report r);
   void ask_stacks(size_t i, const PolicyAction& a);
   void print_stacks(size_t i, const std::string& text);
+  void health_loop();
   int poll_timeout() const;
   int poll_once();
 
@@ -146,7 +150,9 @@ class Job {
   int wake_rd_ = -1, wake_wr_ = -1;
   std::unique_ptr<SignalPipe> signals_;
   bool stdin_open_ = false;
-  std::vector<Report> reports_;    // under mu_
+  std::vector<Report> reports_;  // under mu_
+  bool ending_ = false;          // under mu_: the health check stops
+  std::condition_variable ending_cv_;
   std::vector<StackDump> stacks_;  // main thread
   SupervisorPolicy policy_;        // main thread only
 };
@@ -170,13 +176,14 @@ void Job::start_rank(size_t i) {
       RankReports reports;
       reports.on_progress = [this, i](const agent_frames::Pairs& p) {
         Report r;
+        r.what = Report::What::sample;
         r.rank = i;
         r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
                     pair_number(p, "heartbeat_ms")};
         report(std::move(r));
       };
       reports.on_stacks = [this, i](std::string_view text) {
-        report({i, true, {}, std::string(text)});
+        report({Report::What::stacks, i, {}, std::string(text)});
       };
       auto cmd = agent->start_rank(request, std::move(h), std::move(reports));
       s.agent_cmd = cmd.get();
@@ -347,15 +354,81 @@ void Job::handle_reports() {
   }
   const auto now = Steady::now();
   for (auto& r : fresh) {
-    if (r.stacks) {
+    if (r.what == Report::What::stacks) {
       print_stacks(r.rank, r.text);
       carry_out(policy_.stacks_came(r.rank, now));
+    } else if (r.what == Report::What::health_failed) {
+      if (o_.log) o_.log->line("job", "health check failed: " + r.text);
+      carry_out(policy_.health_failed(r.text, now));
     } else {
       carry_out(policy_.sampled(r.rank, r.sample, now));
     }
   }
   for (size_t i = 0; i < ranks_.size(); ++i)
     if (ranks_[i]->output.exchange(false)) carry_out(policy_.output(i, now));
+}
+
+// --health-cmd on rank 0's host every interval, given the interval to
+// finish (a check still running at the job's end is aborted, so it never
+// holds the end up); its first failure goes to the loop, as a stall.
+void Job::health_loop() {
+  const auto every = std::chrono::duration_cast<milliseconds>(o_.health_interval);
+  while (true) {
+    {
+      std::unique_lock lock(mu_);
+      if (ending_cv_.wait_for(lock, every, [&] { return ending_; })) return;
+    }
+    struct Check {
+      std::string out;
+      std::optional<ssh::ExitInfo> exit;
+    };
+    auto check = std::make_shared<Check>();  // the handlers may outlive a throw here
+    ssh::StreamHandlers h;
+    h.on_stdout = [this, check](std::string_view c) {
+      std::lock_guard lock(mu_);
+      if (check->out.size() < 4096) check->out.append(c);
+    };
+    h.on_stderr = h.on_stdout;
+    h.on_exit = [this, check](const ssh::ExitInfo& e) {
+      {
+        std::lock_guard lock(mu_);
+        check->exit = e;
+      }
+      ending_cv_.notify_all();
+    };
+    std::unique_ptr<ssh::RunningCommand> cmd;
+    try {
+      auto* agent = dynamic_cast<AgentClient*>(executors_[0].get());
+      ssh::Executor& host = agent ? agent->host_executor() : *executors_[0];
+      cmd = host.start(o_.health_cmd, std::move(h));
+    } catch (const std::exception& e) {
+      report({Report::What::health_failed, 0, {}, std::string("could not run it: ") + e.what()});
+      return;
+    }
+    cmd->close_stdin();
+    bool timed_out = false, ending = false;
+    {
+      std::unique_lock lock(mu_);
+      timed_out = !ending_cv_.wait_for(lock, every, [&] { return ending_ || check->exit; });
+      ending = ending_;
+    }
+    if (timed_out || ending) cmd->abort();
+    cmd->wait();
+    if (ending) return;
+    std::string what;
+    {
+      std::lock_guard lock(mu_);
+      if (!timed_out && check->exit->ok()) continue;
+      what = "'" + o_.health_cmd + "' " +
+             (timed_out ? "did not finish in " + std::to_string(o_.health_interval.count()) + " s"
+                        : describe_exit(*check->exit));
+      auto said = split_lines(check->out);
+      if (!timed_out && !said.empty() && !said.front().empty())
+        what += ": " + std::string(said.front());
+    }
+    report({Report::What::health_failed, 0, {}, what});
+    return;  // one failure is enough: the job stops, or was told to go on
+  }
 }
 
 void Job::handle_stdin() {
@@ -432,12 +505,23 @@ JobResult Job::run() {
   for (auto& r : ranks_) stdin_open_ = stdin_open_ || r->wants_stdin;
   start_all();
   policy_.ranks_started(Steady::now());
+  std::thread health;
+  if (!o_.health_cmd.empty() && !executors_.empty())
+    health = std::thread([this] { health_loop(); });
   while (true) {
     poll_once();
     handle_reports();
     handle_exits();
     if (policy_.all_done()) break;
     carry_out(policy_.tick(Steady::now()));
+  }
+  if (health.joinable()) {
+    {
+      std::lock_guard lock(mu_);
+      ending_ = true;
+    }
+    ending_cv_.notify_all();
+    health.join();
   }
   for (auto& r : ranks_) {
     if (r->cmd) r->cmd->wait();
@@ -446,6 +530,8 @@ JobResult Job::run() {
   }
   handle_reports();  // stacks that came with the end
   result.stacks = std::move(stacks_);
+  result.stalled = policy_.stalled();
+  result.interrupted = policy_.interrupted();
   result.exit_code = policy_.exit_code();
   result.reason = policy_.reason();
   result.end = Clock::now();

@@ -256,6 +256,7 @@ void SupervisorPolicy::check_stall(Time now, Actions& out) {
     ask_stacks("stall", false, out);
     return;
   }
+  stalled_ = true;
   fail(kStallExitCode, "job: no rank made progress for " +
                            std::to_string(s_.stall_limit.count() / 1000) +
                            " s (--stall-timeout); stopping every rank");
@@ -295,6 +296,16 @@ SupervisorPolicy::Actions SupervisorPolicy::sampled(size_t rank, const ProgressS
 SupervisorPolicy::Actions SupervisorPolicy::dump_requested(Time) {
   Actions out;
   if (!final_stacks_) ask_stacks("SIGQUIT", false, out);
+  return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::health_failed(const std::string& what, Time now) {
+  Actions out;
+  if (stopping_) return out;
+  stalled_ = true;
+  fail(kStallExitCode, "job: the health check failed (" + what + "); stopping every rank");
+  out.push_back(note("distlaunch: error: " + reason_));
+  stop_after_stacks("health check", now, out);
   return out;
 }
 

@@ -552,3 +552,16 @@ TEST_CASE("no stall detection when the limit is 0", "[launch][policy][stall]") {
   CHECK(decisions(p.tick(t(1000s))).empty());
   CHECK(p.next_deadline() == t(1001s));  // the next heartbeat, no stall deadline
 }
+
+TEST_CASE("a failed health check is a stall: stacks, then stop with 124",
+          "[launch][policy][stall]") {
+  auto p = started(2);
+  auto a = p.health_failed("'curl ...' exited with status 28", t(30s));
+  CHECK(notes(a) == std::vector<std::string>{"distlaunch: error: job: the health check failed "
+                                             "('curl ...' exited with status 28); stopping every "
+                                             "rank"});
+  CHECK(p.exit_code() == kStallExitCode);
+  CHECK(p.stalled());
+  CHECK(stacks_asked(a, true) == Ranks{0, 1});
+  CHECK(decisions(p.health_failed("again", t(31s))).empty());  // once
+}

@@ -127,6 +127,8 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   ssh::CommandResult run(const std::string& command, const ssh::RunOptions& options) override {
     return inner_->run(command, options);
   }
+  // The host's own executor, for commands that are not ranks (a health check).
+  ssh::Executor& host_executor() { return *inner_; }
   // `request`: an agent_request. Without start_with_preflight, the agent
   // (agent_command, sent `timing` as its P frame) starts with the first rank.
   std::unique_ptr<ssh::RunningCommand> start(const std::string& request,

@@ -50,6 +50,13 @@ struct LaunchOptions {
   // only reports it (--on-stall).
   std::chrono::seconds stall_limit{0};
   bool stall_dump_only = false;  // --on-stall dump
+  // --restart no|on-failure|on-stall and --max-restarts (restart.hpp).
+  std::string restart = "no";
+  int max_restarts = 3;
+  // --health-cmd CMD / --health-url URL (as curl on rank 0's host), every
+  // --health-interval seconds: a failure is a stall.
+  std::optional<std::string> health_cmd, health_url;
+  std::chrono::seconds health_interval{10};
   bool preflight = true;
   // --agent: where distkit-agent is installed on the hosts
   // ("none": nowhere, use distlaunch's own copy); unset: PATH, this

@@ -36,9 +36,10 @@ class OutputSink {
   // prefixed "[<rank> <host>] " (`rank_hosts[r]` is rank r's host). With
   // `log_dir`, each rank's lines (both streams, in arrival order, never
   // prefixed) also go to `<log_dir>/rank-<N>.log`; the directory is
-  // created. Throws distkit::Error when it cannot be.
+  // created; `append`: after what the files hold (a restarted job's).
+  // Throws distkit::Error when it cannot be.
   OutputSink(std::FILE* out, std::FILE* err, bool tag, const std::vector<std::string>& rank_hosts,
-             const std::optional<std::filesystem::path>& log_dir);
+             const std::optional<std::filesystem::path>& log_dir, bool append = false);
   ~OutputSink();
   OutputSink(const OutputSink&) = delete;
   OutputSink& operator=(const OutputSink&) = delete;

@@ -55,12 +55,17 @@ struct SuperviseOptions {
   WrapperSettings wrapper;
   bool tag_output = false;
   std::optional<std::filesystem::path> log_dir;
+  bool append_logs = false;       // a restart: after the earlier attempts' lines
   std::optional<int> stdin_rank;  // unset: broadcast
   int stdin_fd = 0;               // -1: no stdin for the ranks
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds exit_window{60000};
   std::chrono::seconds stall_limit{0};  // --stall-timeout; 0: off
   OnStall on_stall = OnStall::abort;    // --on-stall
+  // --health-cmd: run on rank 0's host every `health_interval` (and given
+  // that long to finish); a failure is handled as a stall.
+  std::string health_cmd;
+  std::chrono::seconds health_interval{10};
   std::chrono::milliseconds heartbeat_period{
       static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
   bool handle_signals = true;                         // install the SIGINT/TERM/HUP handlers
@@ -93,6 +98,16 @@ struct JobResult {
   std::string reason;  // the line printed on failure ("" when ok)
   std::vector<RankResult> ranks;
   std::vector<StackDump> stacks;  // in the order they came
+  bool stalled = false;           // stopped on a stall or a failed health check
+  bool interrupted = false;       // stopped by a signal to distlaunch
+  // The attempts before this one (--restart), oldest first.
+  struct Attempt {
+    int exit_code = 0;
+    std::string reason;
+    Clock::time_point start, end;
+    std::vector<StackDump> stacks;
+  };
+  std::vector<Attempt> earlier;
   Clock::time_point start, end;
 };
 

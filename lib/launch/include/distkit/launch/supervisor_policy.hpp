@@ -90,8 +90,14 @@ class SupervisorPolicy {
   Actions dump_requested(Time now);
   // A rank's stacks came (or its host cannot give any).
   Actions stacks_came(size_t rank, Time now);
+  // The health check (--health-cmd) failed: `what` says how. As a stall.
+  Actions health_failed(const std::string& what, Time now);
 
   int exit_code() const { return exit_code_; }
+  // The job was stopped on a stall or a failed health check.
+  bool stalled() const { return stalled_; }
+  // The job was stopped by a signal to the launcher (a user's Ctrl-C).
+  bool interrupted() const { return signal_ != 0; }
   const std::string& reason() const { return reason_; }  // "" when ok
   bool stopping() const { return stopping_; }
   // Told to stop. RankResult::stopped is the wiring's: only when the frame
@@ -138,6 +144,7 @@ class SupervisorPolicy {
   // stacks_deadline_.
   bool final_stacks_ = false;
   Time stacks_deadline_;
+  bool stalled_ = false;
 };
 
 }  // namespace distkit::launch
