@@ -7,23 +7,25 @@
 #
 # Usage: bench/stall_sampling.sh BUILD_DIR [REPEATS]   (Linux; default 3)
 # Prints a `#` preamble, then per mode the median CPU ms of the host side
-# and of distlaunch, and the ratio with/without.
+# (agent + wrappers: every thread's schedstat run time) and of distlaunch,
+# and the ratio with/without.
 set -eu
 BUILD=${1:?usage: stall_sampling.sh BUILD_DIR [REPEATS]}
 REPEATS=${2:-3}
 DL="$BUILD/apps/distlaunch"
 [ -x "$DL" ] || { echo "stall_sampling.sh: error: $DL not built" >&2; exit 1; }
 [ -r /proc/self/stat ] || { echo "stall_sampling.sh: needs Linux /proc" >&2; exit 77; }
-TICK_MS=$((1000 / $(getconf CLK_TCK)))
 
-# cpu_ms PID: utime + stime + cutime + cstime of PID, in ms.
-cpu_ms() {
-  sed 's/.*) //' "/proc/$1/stat" | awk -v t="$TICK_MS" '{ print ($12 + $13 + $14 + $15) * t }'
+# cpu_us PID...: CPU time of every thread of the PIDs, in microseconds
+# (schedstat's run time: nanoseconds, where stat's ticks are 10 ms).
+cpu_us() {
+  for p in "$@"; do cat "/proc/$p"/task/*/schedstat 2>/dev/null; done |
+    awk '{ s += $1 } END { printf "%d\n", s / 1000 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-run() {  # run MODE: prints "AGENT_MS LAUNCHER_MS"
+run() {  # run MODE: prints "HOST_US LAUNCHER_US"
   set -- "$1"
   extra=""
   [ "$1" = on ] && extra="--stall-timeout 60"
@@ -32,9 +34,11 @@ run() {  # run MODE: prints "AGENT_MS LAUNCHER_MS"
   dl=$!
   sleep 1
   agent=$(pgrep -P "$dl" -f -- "--host-agent" | head -1)
-  a0=$(cpu_ms "$agent"); l0=$(cpu_ms "$dl")
+  # shellcheck disable=SC2046 # the agent and its wrappers, one word each
+  set -- "$agent" $(pgrep -P "$agent")
+  a0=$(cpu_us "$@"); l0=$(cpu_us "$dl")
   sleep 11
-  a1=$(cpu_ms "$agent"); l1=$(cpu_ms "$dl")
+  a1=$(cpu_us "$@"); l1=$(cpu_us "$dl")
   wait "$dl"
   echo "$((a1 - a0)) $((l1 - l0))"
 }
@@ -55,10 +59,10 @@ for m in off on; do
 done | awk '
   { a[$1] = $2; l[$1] = $3 }
   END {
-    printf "%-22s %10s %10s\n", "sampling", "host ms", "launcher ms"
-    printf "%-22s %10d %10d\n", "off", a["off"], l["off"]
-    printf "%-22s %10d %10d\n", "on (--stall-timeout)", a["on"], l["on"]
-    printf "%-22s %10.2f %10.2f\n", "on/off", (a["off"] ? a["on"] / a["off"] : 0), (l["off"] ? l["on"] / l["off"] : 0)
-    printf "# sampling costs %.1f ms of CPU per second on the host (%.2f%% of a core), %.1f ms/s in distlaunch\n", (a["on"] - a["off"]) / 11, (a["on"] - a["off"]) / 110, (l["on"] - l["off"]) / 11
+    printf "%-22s %12s %12s\n", "sampling", "host ms", "launcher ms"
+    printf "%-22s %12.1f %12.1f\n", "off", a["off"] / 1000, l["off"] / 1000
+    printf "%-22s %12.1f %12.1f\n", "on (--stall-timeout)", a["on"] / 1000, l["on"] / 1000
+    printf "%-22s %12.2f %12.2f\n", "on/off", (a["off"] ? a["on"] / a["off"] : 0), (l["off"] ? l["on"] / l["off"] : 0)
+    printf "# sampling costs %.2f ms of CPU per second on the host (%.3f%% of a core), %.2f ms/s in distlaunch\n", (a["on"] - a["off"]) / 11000, (a["on"] - a["off"]) / 110000, (l["on"] - l["off"]) / 11000
   }'
 rm -f /tmp/stall_sampling.off /tmp/stall_sampling.on
