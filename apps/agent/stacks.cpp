@@ -56,8 +56,12 @@ std::string read_file(const std::string& path, std::size_t max) {
   return out;
 }
 
-std::string run_tool(const std::vector<std::string>& argv, const std::string& file,
-                     double deadline) {
+// The tool's report on `pid`, and a note when it had to be stopped. A
+// tool killed while attached (gdb, eu-stack use ptrace) can leave the
+// process stopped: it is sent SIGCONT then, so that a dump never freezes
+// a job that goes on.
+std::string run_tool(const std::vector<std::string>& argv, const std::string& file, pid_t pid,
+                     double deadline, std::string& note) {
   double until =
       std::min(deadline, now_seconds() + static_cast<double>(distkit::kStackToolTimeout));
   ProgramRun run = run_program(argv, "", true, until, kMaxBytesPerProcess);
@@ -66,9 +70,10 @@ std::string run_tool(const std::vector<std::string>& argv, const std::string& fi
     out = read_file(file, kMaxBytesPerProcess) + (out.empty() ? "" : "\n" + out);
     unlink(file.c_str());
   }
-  if (!run.finished)
-    out += "\n(" + argv[0] + " did not finish in " +
-           std::to_string(static_cast<long>(distkit::kStackToolTimeout)) + " s; stopped)";
+  if (!run.finished) {
+    kill(pid, SIGCONT);
+    note = "(" + argv[0] + " did not finish in time; stopped)\n";
+  }
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
@@ -104,8 +109,11 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
     }
     const std::string head = "pid " + std::to_string(m.pid) + " (" + m.name + ")";
     if (is_python(m.name) && have_pyspy) {
-      text += head + ", py-spy:\n" +
-              run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", deadline) + "\n";
+      std::string note;
+      text +=
+          head + ", py-spy:\n" +
+          run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", m.pid, deadline, note) +
+          "\n" + note;
       continue;
     }
     std::string file;
@@ -117,8 +125,10 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
       return "no stack tool on this host: install elfutils (eu-stack) or gdb\n";
 #endif
     }
-    std::string out = run_tool(tool, file, deadline);
-    text += head + ", " + tool[0] + ":\n" + (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n";
+    std::string note;
+    std::string out = run_tool(tool, file, m.pid, deadline, note);
+    text +=
+        head + ", " + tool[0] + ":\n" + (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n" + note;
     if (is_python(m.name)) {
       if (final) {
         text +=

@@ -2,7 +2,8 @@
 # forever in a named C function (no output, no I/O), then two spinning in
 # one, are caught by --stall-timeout 5: the report says blocked or
 # spinning, both stacks name the function, the job exits 124 and nothing
-# is left. SIGQUIT prints every rank's stacks and the job goes on. A
+# is left. --timeout takes the stacks too, and SIGQUIT prints every
+# rank's stacks while the job goes on. A
 # Python rank hung in a function shows it (faulthandler, as the test
 # hosts have no py-spy). Slow progress is launch_stall_progress.sh's.
 . "$(dirname "$0")/launch_lib.sh"
@@ -50,6 +51,14 @@ rc=0
 wait $pid || rc=$?
 expect_eq "$rc" 143 "exit status after SIGTERM"
 expect_eq "$(count_procs "$WORK/stuck_rank")" 0 "rank processes left after SIGTERM"
+
+# --timeout takes the stacks before it stops the job (exit 1 as always).
+rc=0
+dl --hosts h1 --no-stdin --timeout 2 -- "$WORK/stuck_rank" blocked 2>"$WORK/timeout" || rc=$?
+expect_eq "$rc" 1 "timeout: exit status"
+expect_line "$WORK/timeout" "distlaunch: stacks of rank 0 on h1 (--timeout):"
+expect_eq "$(grep -c 'distkit_test_blocked_here' "$WORK/timeout")" 1 "timeout: stack naming the function"
+expect_eq "$(count_procs "$WORK/stuck_rank")" 0 "timeout: rank processes left"
 
 # A Python rank hung in a function: faulthandler names it on the rank's stderr.
 cat > "$WORK/hung.py" <<'PY'
