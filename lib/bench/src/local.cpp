@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <exception>
-#include <random>
 #include <sstream>
 #include <thread>
+#include "distkit/util/random.hpp"
 
 #include "distkit/bench/distbench.hpp"
 
@@ -67,8 +67,8 @@ size_t parse_size(const std::string& text, const std::string& flag) {
 int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
   rt::Config base;
   for (int r = 0; r < ranks; ++r) base.endpoints.push_back({{"127.0.0.1", free_port()}});
-  std::random_device rd;
-  for (int i = 0; i < 32; ++i) base.secret += static_cast<char>(rd());
+  base.secret.resize(32);
+  random_bytes(reinterpret_cast<unsigned char*>(base.secret.data()), base.secret.size());
   std::vector<int> status(static_cast<size_t>(ranks), 0);
   std::vector<std::exception_ptr> errors(static_cast<size_t>(ranks));
   std::ostringstream discard;

@@ -24,6 +24,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/progress.hpp"
+#include "distkit/util/random.hpp"
 #include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
@@ -62,20 +63,6 @@ Hosts load_hosts(const LaunchOptions& o) {
     h.model.hosts = hostfile::parse_host_list("127.0.0.1");
   }
   return h;
-}
-
-std::string random_hex(size_t bytes) {
-  std::ifstream in("/dev/urandom", std::ios::binary);
-  std::string raw(bytes, '\0');
-  if (!in.read(raw.data(), static_cast<std::streamsize>(bytes)))
-    throw Error("/dev/urandom", "cannot read random bytes", "");
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : raw) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
 }
 
 std::optional<std::string> ipv4_of(const std::string& name) {

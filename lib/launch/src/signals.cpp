@@ -9,6 +9,8 @@
 #include <csignal>
 #include <stdexcept>
 
+#include "distkit/util/posix.hpp"
+
 namespace distkit::launch {
 
 namespace {
@@ -27,17 +29,13 @@ extern "C" void on_signal(int sig) {
   errno = saved;
 }
 
-void set_flags(int fd) {
-  fcntl(fd, F_SETFD, FD_CLOEXEC);
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
 }  // namespace
 
 SignalPipe::SignalPipe() {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
-  set_flags(fds[0]);
-  set_flags(fds[1]);
+  posix::set_cloexec_nonblock(fds[0]);
+  posix::set_cloexec_nonblock(fds[1]);
   read_fd_ = fds[0];
   g_write_fd = fds[1];
   struct sigaction sa {};

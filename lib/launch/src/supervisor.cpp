@@ -22,6 +22,7 @@
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
+#include "distkit/util/posix.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/util/strings.hpp"
 
@@ -97,14 +98,7 @@ class Job {
         o_(o),
         sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir, o.append_logs),
         policy_(rank_names(plan), policy_settings(o)) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
-    for (int fd : fds) {
-      fcntl(fd, F_SETFD, FD_CLOEXEC);
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    }
-    wake_rd_ = fds[0];
-    wake_wr_ = fds[1];
+    if (!posix::make_pipe(wake_rd_, wake_wr_, true)) throw std::runtime_error("pipe() failed");
     for (const auto& r : plan.ranks) {
       auto s = std::make_unique<RankState>();
       s->result.rank = r.rank;
@@ -116,8 +110,6 @@ class Job {
   ~Job() {
     for (auto& r : ranks_)
       if (r->cmd) r->cmd->wait();
-    close(wake_rd_);
-    close(wake_wr_);
   }
 
   JobResult run();
@@ -147,7 +139,7 @@ class Job {
   OutputSink sink_;
   std::vector<std::unique_ptr<RankState>> ranks_;
   std::mutex mu_;
-  int wake_rd_ = -1, wake_wr_ = -1;
+  posix::Fd wake_rd_, wake_wr_;
   std::unique_ptr<SignalPipe> signals_;
   bool stdin_open_ = false;
   std::vector<Report> reports_;  // under mu_
@@ -237,7 +229,7 @@ void Job::report(Report r) {
     reports_.push_back(std::move(r));
   }
   char b = 1;
-  (void)!write(wake_wr_, &b, 1);
+  (void)!write(wake_wr_.get(), &b, 1);
 }
 
 void Job::on_stderr(RankState& s, std::string_view chunk) {
@@ -269,7 +261,7 @@ void Job::on_exit(RankState& s, const ssh::ExitInfo& e) {
     s.done = true;
   }
   char b = 1;
-  (void)!write(wake_wr_, &b, 1);
+  (void)!write(wake_wr_.get(), &b, 1);
 }
 
 // Commands are only written to from this thread once started; no lock is
@@ -471,7 +463,7 @@ int Job::poll_timeout() const {
 int Job::poll_once() {
   pollfd fds[3];
   nfds_t n = 0;
-  fds[n++] = {wake_rd_, POLLIN, 0};
+  fds[n++] = {wake_rd_.get(), POLLIN, 0};
   int sig_i = -1, in_i = -1;
   if (signals_) {
     sig_i = static_cast<int>(n);
@@ -484,7 +476,7 @@ int Job::poll_once() {
   int rc = poll(fds, n, poll_timeout());
   if (rc <= 0) return rc;
   char drain[256];
-  while (read(wake_rd_, drain, sizeof drain) > 0) {
+  while (read(wake_rd_.get(), drain, sizeof drain) > 0) {
   }
   if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
     for (int sig : signals_->drain()) {

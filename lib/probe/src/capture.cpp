@@ -1,7 +1,7 @@
 // Parsing and writing the probe capture format (see capture.hpp).
 #include "distkit/probe/capture.hpp"
 
-#include <random>
+#include "distkit/util/random.hpp"
 
 #include "distkit/util/error.hpp"
 
@@ -84,11 +84,7 @@ std::string render_capture(const Capture& c) {
 }
 
 std::string make_boundary() {
-  std::random_device rd;
-  std::string out = "DISTKIT-";
-  const char* hex = "0123456789abcdef";
-  for (int i = 0; i < 32; ++i) out += hex[rd() & 15];
-  return out;
+  return "DISTKIT-" + random_hex(16);
 }
 
 }  // namespace distkit::probe

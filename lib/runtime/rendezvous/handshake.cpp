@@ -2,7 +2,7 @@
 #include "rendezvous/handshake.hpp"
 
 #include <cstring>
-#include <random>
+#include "distkit/util/random.hpp"
 
 #include "rendezvous/hmac.hpp"
 
@@ -18,14 +18,6 @@ void put32(unsigned char* p, uint32_t v) {
 }
 uint32_t get32(const unsigned char* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
-
-void random_bytes(unsigned char* p, size_t n) {
-  std::random_device rd;
-  for (size_t i = 0; i < n; i += 4) {
-    uint32_t v = rd();
-    for (size_t k = 0; k < 4 && i + k < n; ++k) p[i + k] = static_cast<unsigned char>(v >> (8 * k));
-  }
 }
 
 Mac mac_for(const std::string& key, const char* label, const unsigned char* hello,

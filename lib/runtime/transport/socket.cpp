@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "distkit/util/posix.hpp"
+
 namespace distkit::rt {
 
 namespace {
@@ -21,8 +23,7 @@ namespace {
 constexpr size_t kMaxIo = size_t{1} << 30;  // macOS rejects > INT_MAX per call
 
 void set_flags(int fd) {
-  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  posix::set_cloexec_nonblock(fd);
 #ifdef SO_NOSIGPIPE
   int one = 1;
   setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);

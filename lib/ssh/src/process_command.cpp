@@ -16,11 +16,13 @@
 #include <optional>
 #include <thread>
 
-#include "fd_util.hpp"
+#include "distkit/util/posix.hpp"
 
 extern char** environ;
 
 namespace distkit::ssh::detail {
+
+using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -25,15 +25,17 @@
 #include "ack_now.hpp"
 #include "auth.hpp"
 #include "connect_failure.hpp"
+#include "distkit/util/posix.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/util/strings.hpp"
-#include "fd_util.hpp"
 #include "host_keys.hpp"
 #include "session_io.hpp"
 #include "tcp_connect.hpp"
 
 namespace distkit::ssh::detail {
+
+using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
 namespace {
 
 std::once_flag g_libssh2_init;
@@ -197,10 +199,8 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   max_channels_ = std::max(1, o.max_channels);
   keepalive_ = std::max(o.keepalive_interval, std::chrono::milliseconds(1000));
   keepalive_max_ = std::max(1, o.keepalive_count_max);
-  if (!make_pipe(wake_r_, wake_w_))
+  if (!make_pipe(wake_r_, wake_w_, true))
     throw ConnectFailure("protocol", alias + ": cannot create a pipe");
-  set_nonblock(wake_r_.get());
-  set_nonblock(wake_w_.get());
   const auto deadline = Clock::now() + o.connect_timeout;
   const int port = cfg.port.value_or(22);
   sock_ = tcp_connect(alias, cfg.host_name, port, deadline, o.connect_timeout);

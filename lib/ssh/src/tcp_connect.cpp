@@ -12,9 +12,11 @@
 #include <cstring>
 
 #include "connect_failure.hpp"
-#include "fd_util.hpp"
+#include "distkit/util/posix.hpp"
 
 namespace distkit::ssh::detail {
+
+using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
 namespace {
 
 using Clock = std::chrono::steady_clock;
