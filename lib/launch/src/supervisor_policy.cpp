@@ -4,6 +4,7 @@
 #include "distkit/launch/supervisor_policy.hpp"
 
 #include <algorithm>
+#include <csignal>
 
 #include "distkit/launch/wrapper.hpp"
 #include "distkit/util/signal_names.hpp"
@@ -21,6 +22,17 @@ constexpr milliseconds kStopMargin{2000};
 constexpr milliseconds kKillWait{500};
 // A command that outlives its abort is aborted again this much later.
 constexpr std::chrono::hours kAbortRetry{1};
+// A rank killed by a signal no peer sends (KILL, SEGV, ABRT...) that ends
+// within this long of the first failure is taken as the cause instead:
+// across hosts, its neighbours' reaction to the lost peer (exit 1, SIGPIPE)
+// can reach the launcher a few milliseconds before it does.
+constexpr milliseconds kCauseWindow{100};
+
+bool hard_signal(const ssh::ExitInfo& e) {
+  return e.error.empty() && (e.signal == SIGKILL || e.signal == SIGSEGV || e.signal == SIGBUS ||
+                             e.signal == SIGILL || e.signal == SIGFPE || e.signal == SIGABRT);
+}
+
 // Heartbeats never come faster (the supervisor once polled every 100 ms), so
 // that a period of 0 cannot make the wiring's loop spin.
 constexpr milliseconds kMinHeartbeatPeriod{100};
@@ -118,6 +130,17 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
     }
     return;
   }
+  // The likelier cause than the first failure, if it came just after it
+  // (kCauseWindow; never one our own KILL, after the grace, could make).
+  if (cause_ && !hard_signal(cause_->exit) && hard_signal(e.exit) && !interrupted() &&
+      e.end - cause_->end < std::min(kCauseWindow, s_.grace)) {
+    cause_ = e;
+    exit_code_ = e.exit.shell_status();
+    reason_ = "rank " + std::to_string(r.name.rank) + " on " + r.name.host + " " +
+              describe_exit(e.exit) + ", just after; taken as the cause";
+    out.push_back(note("distlaunch: error: " + reason_));
+    return;
+  }
   // A rank we told to stop failing is the stop's effect, not a cause.
   if (stopping_ && r.stopped) return;
   if (reason_.empty()) {
@@ -126,6 +149,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
     fail(e.exit.shell_status(), "rank " + std::to_string(r.name.rank) + " on " + r.name.host + " " +
                                     describe_exit(e.exit) + "; stopping the other " +
                                     std::to_string(live) + " running rank(s)");
+    cause_ = e;
     out.push_back(note("distlaunch: error: " + reason_));
   }
   if (!stopping_) stop_all(frame::terminate(), now, out);

@@ -565,3 +565,29 @@ TEST_CASE("a failed health check is a stall: stacks, then stop with 124",
   CHECK(stacks_asked(a, true) == Ranks{0, 1});
   CHECK(decisions(p.health_failed("again", t(31s))).empty());  // once
 }
+
+TEST_CASE("a rank killed by SIGKILL just after a peer's exit 1 is the cause, not the peer",
+          "[launch][policy]") {
+  // Across hosts, the peers' reaction to a killed rank can arrive first.
+  auto p = started(4);
+  auto a = p.exited(1, status(1), t(10s));
+  CHECK(p.exit_code() == 1);
+  auto b = p.exited({{2, killed_by(SIGKILL), t(10040ms)}, {3, status(1), t(10041ms)}}, t(10041ms));
+  CHECK(p.exit_code() == 137);
+  CHECK(p.reason() == "rank 2 on h2 was killed by signal 9, just after; taken as the cause");
+  CHECK(notes(b) == std::vector<std::string>{"distlaunch: error: " + p.reason()});
+  CHECK(sent(b, frame::terminate()).empty());  // the stop went out with the first failure
+
+  SECTION("not later than the window") {
+    auto q = started(2);
+    q.exited(0, status(1), t(10s));
+    q.exited(1, killed_by(SIGKILL), t(10100ms));
+    CHECK(q.exit_code() == 1);
+  }
+  SECTION("nor a signal a stop makes") {
+    auto q = started(2);
+    q.exited(0, status(1), t(10s));
+    q.exited(1, killed_by(SIGTERM), t(10010ms));
+    CHECK(q.exit_code() == 1);
+  }
+}

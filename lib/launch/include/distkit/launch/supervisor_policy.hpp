@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,7 @@ class SupervisorPolicy {
   bool final_stacks_ = false;
   Time stacks_deadline_;
   bool stalled_ = false;
+  std::optional<RankExit> cause_;  // the rank failure the job's code is from
 };
 
 }  // namespace distkit::launch
