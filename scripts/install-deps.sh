@@ -2,11 +2,13 @@
 # Installs what distkit needs to build and test, idempotently:
 #   Debian 12 / Ubuntu 24.04: apt (as root, or through sudo)
 #   macOS: Homebrew
-# Usage: scripts/install-deps.sh [--bench] [--fuzz] [--lint]
+# Usage: scripts/install-deps.sh [--bench] [--fuzz] [--lint] [--mlx]
 #   --bench  also the peers the benchmarks compare against (pdsh, Open MPI,
 #            Gloo, iperf3)
 #   --fuzz   also clang and its sanitizer/fuzzer runtime
 #   --lint   also shellcheck and clang-format (scripts/lint.sh)
+#   --mlx    also what building MLX's C++ library needs (OpenBLAS, LAPACKE),
+#            for the tests that run real MLX programs (DISTKIT_MLX_SOURCE)
 # Exit status: 0 installed (or already present), 1 install failed,
 # 2 unsupported system or bad arguments.
 set -eu
@@ -14,12 +16,14 @@ set -eu
 want_bench=0
 want_fuzz=0
 want_lint=0
+want_mlx=0
 for arg in "$@"; do
   case "$arg" in
     --bench) want_bench=1 ;;
     --fuzz) want_fuzz=1 ;;
     --lint) want_lint=1 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --mlx) want_mlx=1 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +36,7 @@ install_macos() {
   pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog catch2"
   [ "$want_bench" = 1 ] && pkgs="$pkgs open-mpi iperf3"
   [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
+  # On a Mac, MLX uses Accelerate: nothing more to install.
   for p in $pkgs; do
     brew list --formula "$p" >/dev/null 2>&1 || brew install "$p"
   done
@@ -52,6 +57,7 @@ install_apt() {
   [ "$want_bench" = 1 ] && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
   [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"
   [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
+  [ "$want_mlx" = 1 ] && pkgs="$pkgs libopenblas-dev liblapacke-dev"
   missing=""
   for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -98,6 +98,32 @@ TEST_CASE("distbench --json gives every test and size with bandwidths", "[bench]
   CHECK(j["rank_hosts"].size() == 2);
 }
 
+// MLX's jaccl_allreduce_bench (MLX #3412) and nccl-tests compute the two
+// bandwidths this way; distbench's all-reduce columns must mean the same.
+TEST_CASE("all-reduce algbw is bytes / time and busbw is algbw * 2(n-1)/n, as MLX's bench",
+          "[bench]") {
+  for (int n : {2, 4}) {
+    Options o = small({Test::all_reduce});
+    o.min_bytes = 64 << 10;
+    o.max_bytes = 256 << 10;
+    o.json = true;
+    std::ostringstream out;
+    REQUIRE(run_local_threads(o, n, out) == 0);
+    auto j = nlohmann::json::parse(out.str());
+    for (const auto& r : j["tests"][0]["results"]) {
+      double bytes = r["size"].get<double>();
+      CHECK(bytes == 4.0 * r["count"].get<double>());  // float32 elements
+      for (const char* place : {"out_of_place", "in_place"}) {
+        const auto& c = r[place];
+        double us = c["time_us"], algbw = c["algbw_gbs"], busbw = c["busbw_gbs"];
+        REQUIRE(us > 0);
+        CHECK(algbw == Approx(bytes / (us * 1e-6) / 1e9));  // GB/s: 10^9 bytes a second
+        CHECK(busbw == Approx(algbw * 2 * (n - 1) / n));
+      }
+    }
+  }
+}
+
 TEST_CASE("every test checks clean for several dtypes on three ranks", "[bench]") {
   for (rt::DType t :
        {rt::DType::bfloat16, rt::DType::int8, rt::DType::complex64, rt::DType::boolean}) {
