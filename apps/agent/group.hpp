@@ -20,7 +20,7 @@ bool group_gone(pid_t pgid);
 struct GroupCounters {
   // Bytes read and written: Linux /proc/PID/io rchar + wchar (every read
   // and write, sockets, pipes and files); macOS proc_pid_rusage's disk
-  // bytes (no stock API counts a process's socket bytes). -1: unknown.
+  // bytes (socket bytes only nettop(1) reports; not used). -1: unknown.
   long long io_bytes = -1;
   long long cpu_ms = 0;  // user + system CPU time
   int processes = 0;
