@@ -278,15 +278,9 @@ void Agent::start(long id, const std::string& request) {
     fail_start(id, std::string("cannot create pipes: ") + std::strerror(saved), 126);
     return;
   }
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
-  sigprocmask(SIG_BLOCK, &block, &old);
-  pid_t pid = fork();
+  pid_t pid = fork_child();
   if (pid == 0) {
-    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
     setrlimit(RLIMIT_NOFILE, &g_nofile);  // the rank gets what a channel of its own would
-    sigprocmask(SIG_SETMASK, &old, nullptr);
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
@@ -308,7 +302,6 @@ void Agent::start(long id, const std::string& request) {
     argv.push_back(nullptr);
     _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, ptold[1]));
   }
-  sigprocmask(SIG_SETMASK, &old, nullptr);
   close(pin[0]);
   close(pout[1]);
   close(perr[1]);
@@ -426,14 +419,8 @@ void Agent::start_dump(long id, bool final) {
     none = std::string("cannot create a pipe: ") + std::strerror(errno);
   if (!none.empty()) return emit('B', id, none.data(), none.size());
   const pid_t group = w->second.rank;
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, sig);
-  sigprocmask(SIG_BLOCK, &block, &old);
-  pid_t pid = fork();
+  pid_t pid = fork_child();
   if (pid == 0) {
-    for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(sig, SIG_DFL);
-    sigprocmask(SIG_SETMASK, &old, nullptr);
     // Nothing of the launcher's channel stays open in here.
     int null = open("/dev/null", O_RDWR);
     dup2(null, 0);
@@ -452,7 +439,6 @@ void Agent::start_dump(long id, bool final) {
     }
     _exit(0);
   }
-  sigprocmask(SIG_SETMASK, &old, nullptr);
   close(p[1]);
   if (pid < 0) {
     close(p[0]);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstring>
 
@@ -23,6 +24,22 @@ inline void catch_loop_signals(void (*handler)(int)) {
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
+}
+
+// fork() for a child of the agent's loop: the loop's signals stay blocked
+// across it, so none meant for us runs our handler in the child; the child
+// gets their default dispositions (and SIGPIPE's) before they are
+// unblocked. Returns what fork returned.
+inline pid_t fork_child() {
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  pid_t pid = fork();
+  if (pid == 0)
+    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  return pid;
 }
 
 }  // namespace distkit_agent
