@@ -26,10 +26,11 @@ wait $pid || rc=$?
 expect_eq "$(wait_procs "mlx_collectives" 0 5)" 0 "MLX rank processes left"
 expect_eq "$(wait_procs "$AGENT_PATTERN" 0 5)" 0 "host agents or wrappers left"
 # The killed rank's neighbours die within milliseconds of it (a lost
-# connection: exit 1, or SIGPIPE: 141), and distlaunch names the failure it
-# learns of first: under load it sometimes names one of them (measured:
-# 5 runs in 25 at load 10), and then this fails. Fixing that is
-# distlaunch's job (lib/launch), not this test's.
+# connection: exit 1, or SIGPIPE: 141), and across hosts their ends can
+# reach distlaunch first (measured: 5 runs in 25 at load 10); distlaunch
+# then takes the SIGKILLed rank, which ends just after, as the cause
+# (lib/launch/src/supervisor_policy.cpp, kCauseWindow), in a second line.
 [ "$rc" = 137 ] || { grep -v '^\[ring\]' "$WORK/err" >&2; fail "exit status: expected 137, got $rc"; }
-expect_line "$WORK/err" "distlaunch: error: rank 5 on h3 exited with status 137; stopping the other 7 running rank(s)"
+grep -qxE "distlaunch: error: rank 5 on h3 exited with status 137(; stopping the other 7 running rank\(s\)|, just after; taken as the cause)" "$WORK/err" ||
+  { cat "$WORK/err" >&2; fail "no line naming rank 5 as the cause"; }
 echo PASS

@@ -28,9 +28,12 @@ constexpr std::chrono::hours kAbortRetry{1};
 // can reach the launcher a few milliseconds before it does.
 constexpr milliseconds kCauseWindow{100};
 
+// A rank's wrapper exits 128+N for a rank killed by signal N, as a shell does.
 bool hard_signal(const ssh::ExitInfo& e) {
-  return e.error.empty() && (e.signal == SIGKILL || e.signal == SIGSEGV || e.signal == SIGBUS ||
-                             e.signal == SIGILL || e.signal == SIGFPE || e.signal == SIGABRT);
+  if (!e.error.empty()) return false;
+  const int sig = e.signal ? e.signal : e.exit_status > 128 ? e.exit_status - 128 : 0;
+  return sig == SIGKILL || sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+         sig == SIGABRT;
 }
 
 // Heartbeats never come faster (the supervisor once polled every 100 ms), so

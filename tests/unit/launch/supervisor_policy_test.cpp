@@ -578,6 +578,13 @@ TEST_CASE("a rank killed by SIGKILL just after a peer's exit 1 is the cause, not
   CHECK(notes(b) == std::vector<std::string>{"distlaunch: error: " + p.reason()});
   CHECK(sent(b, frame::terminate()).empty());  // the stop went out with the first failure
 
+  SECTION("as its wrapper reports it: 128 + 9, after a peer's SIGPIPE (141)") {
+    auto q = started(8);
+    q.exited(4, status(141), t(10s));
+    q.exited(5, status(137), t(10030ms));
+    CHECK(q.exit_code() == 137);
+    CHECK(q.reason() == "rank 5 on h5 exited with status 137, just after; taken as the cause");
+  }
   SECTION("not later than the window") {
     auto q = started(2);
     q.exited(0, status(1), t(10s));
