@@ -103,13 +103,25 @@ void check_rdma(const Host& h, size_t i, size_t n, std::string_view src, const s
          "write null at index " + std::to_string(i));
 }
 
-void check_duplicates(const std::vector<Host>& hosts, std::string_view src) {
-  std::map<std::pair<std::string, std::vector<std::string>>, size_t> seen;
+std::string ips_text(const std::vector<std::string>& ips) {
+  std::string out = "[";
+  for (size_t i = 0; i < ips.size(); ++i) out += (i ? ", " : "") + quote(ips[i]);
+  return out + "]";
+}
+
+// A host listed again is one more rank on it, as in MLX (how a hostfile puts
+// two ranks on one host). Its entries must agree on "ips": one host with
+// two address lists is a conflict, not a second rank.
+void check_repeats(const std::vector<Host>& hosts, std::string_view src) {
+  std::map<std::string, size_t> first;
   for (size_t i = 0; i < hosts.size(); ++i) {
-    auto [it, inserted] = seen.emplace(std::make_pair(hosts[i].ssh, hosts[i].ips), i);
-    if (!inserted)
-      fail(src, host_path(i), "repeats " + host_path(it->second) + " (same \"ssh\" and \"ips\")",
-           "list each host once and ask for several ranks per host with -n/--repeat-hosts");
+    auto [it, inserted] = first.emplace(hosts[i].ssh, i);
+    const Host& was = hosts[it->second];
+    if (!inserted && was.ips != hosts[i].ips)
+      fail(src, host_path(i) + ".ips",
+           ips_text(hosts[i].ips) + " differs from " + ips_text(was.ips) + " of " +
+               host_path(it->second) + ", the same host " + quote(hosts[i].ssh),
+           "give every entry of a host the same \"ips\" (each entry is one more rank there)");
   }
 }
 
@@ -143,7 +155,7 @@ bool is_ip_address(std::string_view s) {
   return ::inet_pton(AF_INET6, addr.c_str(), buf) == 1;
 }
 
-void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts) {
+void validate(const Hostfile& hf, std::string_view subject) {
   for (size_t k = 0; k < hf.envs.size(); ++k)
     check_env(hf.envs[k], subject, "envs[" + std::to_string(k) + "]");
   detail::check_host_count(hf.hosts.size(), subject);
@@ -154,7 +166,7 @@ void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts
     check_ips(h, subject, path);
     check_rdma(h, i, hf.hosts.size(), subject, path);
   }
-  if (!opts.allow_repeated_hosts) check_duplicates(hf.hosts, subject);
+  check_repeats(hf.hosts, subject);
 }
 
 void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject) {

@@ -144,6 +144,15 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(missing.err.find("  a: no saved probe in /nonexistent-distkit\n") != std::string::npos);
 }
 
+TEST_CASE("--hostfile listing a host twice (two ranks there) probes it once") {
+  fs::path d = temp_dir("repeat");
+  std::ofstream(d / "in.json") << R"([{"ssh": "127.0.0.1"}, {"ssh": "127.0.0.1"}])";
+  auto r = run_tool({"--hostfile", (d / "in.json").string(), "--over", "ethernet"});
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(r.out)["hosts"].size() == 1);
+  fs::remove_all(d);
+}
+
 TEST_CASE("--auto-setup, --verify and --teardown need the hosts, not saved probes") {
   auto dir = data_dir() / "scenarios" / "pair2_m3ultra_double_cable";
   for (const char* flag : {"--auto-setup", "--verify", "--teardown"}) {

@@ -1,5 +1,5 @@
 // The semantic checks, each error text asserted exactly: names, addresses,
-// the rdma matrix, env entries, duplicates, and per-backend requirements.
+// the rdma matrix, env entries, repeated hosts, and per-backend requirements.
 #include <string>
 
 #include "catch.hpp"
@@ -121,26 +121,29 @@ TEST_CASE("env entries must be KEY=VALUE with a word-character key") {
   CHECK(hf.envs[0] == "A_1=x=y z");
 }
 
-TEST_CASE("the same (ssh, ips) pair twice in a file is refused, naming both") {
-  CHECK(parse_error("[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
-                    "{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}]") ==
-        "hosts.json: hosts[2]: repeats hosts[0] (same \"ssh\" and \"ips\"); list each host once "
-        "and ask for several ranks per host with -n/--repeat-hosts");
-  // The same name with other addresses is a different endpoint.
-  CHECK(
-      parse(
-          "[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]",
-          "f")
-          .hosts.size() == 2);
+TEST_CASE("a host listed again is one more rank on it, as in MLX") {
+  Hostfile hf = parse(
+      "[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
+      "{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}]",
+      "f");
+  REQUIRE(hf.hosts.size() == 3);
+  CHECK(hf.hosts[2] == hf.hosts[0]);
+  Hostfile built;
+  built.hosts = {{"a", {}, {}}, {"a", {}, {}}};
+  CHECK_NOTHROW(validate(built, "--hosts"));
 }
 
-TEST_CASE("repeated hosts pass when the caller built them with -n") {
+TEST_CASE("one host listed with two different ips lists is refused, naming both") {
+  CHECK(parse_error("[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
+                    "{\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]") ==
+        "hosts.json: hosts[2].ips: [\"10.0.0.2\"] differs from [\"10.0.0.1\"] of hosts[0], the "
+        "same host \"a\"; give every entry of a host the same \"ips\" (each entry is one more "
+        "rank there)");
   Hostfile hf;
-  hf.hosts = {{"a", {}, {}}, {"a", {}, {}}};
-  CHECK(usage_error_of([&] { validate(hf, "--hosts"); }) ==
-        "--hosts: hosts[1]: repeats hosts[0] (same \"ssh\" and \"ips\"); list each host once and "
-        "ask for several ranks per host with -n/--repeat-hosts");
-  CHECK_NOTHROW(validate(hf, "--hosts", {.allow_repeated_hosts = true}));
+  hf.hosts = {{"a", {"10.0.0.1"}, {}}, {"a", {}, {}}};
+  CHECK(usage_error_of([&] { validate(hf, "x"); }) ==
+        "x: hosts[1].ips: [] differs from [\"10.0.0.1\"] of hosts[0], the same host \"a\"; give "
+        "every entry of a host the same \"ips\" (each entry is one more rank there)");
 }
 
 TEST_CASE("models built in code must hold UTF-8 text") {

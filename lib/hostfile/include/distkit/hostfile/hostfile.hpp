@@ -60,21 +60,15 @@ inline constexpr int kMaxJsonDepth = 32;  // a valid hostfile nests 5 levels
 // form: `hosts[2]` is the third host in a bare list as well.
 Hostfile parse(std::string_view json_text, std::string_view subject);
 
-struct ValidateOptions {
-  // A file may not list the same (ssh, ips) pair twice: that is almost always
-  // a copy-paste mistake, and several ranks per host are asked for with
-  // -n/--repeat-hosts. Hostfiles the tools build with repeat_hosts() set this.
-  bool allow_repeated_hosts = false;
-};
-
 // Validates a model built in code (the same checks parse() applies after the
 // type checks): 1..4096 hosts; `ssh` non-empty, not starting with '-', no
 // white space or control characters; every `ips` entry an IPv4 or IPv6
 // address (inet_pton; IPv6 may carry a %zone); every non-empty `rdma` row has
 // one entry per host, null at the host's own index, device names non-empty;
-// `envs` entries KEY=VALUE with KEY in [A-Za-z0-9_]+; all strings UTF-8;
-// no duplicate (ssh, ips) pairs unless allowed. Throws UsageError.
-void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts = {});
+// `envs` entries KEY=VALUE with KEY in [A-Za-z0-9_]+; all strings UTF-8.
+// A host listed more than once is one more rank on it (as in MLX); all its
+// entries must have the same `ips`. Throws UsageError.
+void validate(const Hostfile& hf, std::string_view subject);
 
 // jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
 // host and an address on rank 0 (the coordinator). Throws UsageError naming
