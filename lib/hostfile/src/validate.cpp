@@ -125,7 +125,76 @@ void check_repeats(const std::vector<Host>& hosts, std::string_view src) {
   }
 }
 
+// Devices an rdma entry names (0 for null).
+size_t width(const RdmaEntry& e) {
+  if (std::holds_alternative<std::string>(e)) return 1;
+  if (const auto* list = std::get_if<std::vector<std::string>>(&e)) return list->size();
+  return 0;
+}
+
+std::string cell(size_t i, size_t j) {
+  return host_path(i) + ".rdma[" + std::to_string(j) + "]";
+}
+
+// Every row has one entry per host (a row of [] means no RDMA at all).
+void require_rows(const std::vector<Host>& hosts, std::string_view name, std::string_view src) {
+  for (size_t i = 0; i < hosts.size(); ++i)
+    if (hosts[i].rdma.size() != hosts.size())
+      fail(src, host_path(i) + ".rdma",
+           "has " + std::to_string(hosts[i].rdma.size()) + " entries but " + std::string(name) +
+               " needs one per host",
+           "regenerate the hostfile with distconfig, or use the ring backend");
+}
+
+// jaccl (a full mesh): every pair talks over its own device.
+void require_mesh(const std::vector<Host>& hosts, std::string_view src) {
+  for (size_t i = 0; i < hosts.size(); ++i)
+    for (size_t j = 0; j < hosts.size(); ++j)
+      if (i != j && width(hosts[i].rdma[j]) == 0)
+        fail(src, cell(i, j),
+             "is null but backend \"jaccl\" (a full mesh) needs a device for every pair, " +
+                 hosts[i].ssh + " to " + hosts[j].ssh + " (" + host_path(j) + ") too",
+             "name the device " + hosts[i].ssh + " reaches it with, or regenerate the hostfile " +
+                 "with distconfig (jaccl-ring or ring when a pair has no cable)");
+}
+
+// jaccl-ring: host order is ring order; each host talks to its two
+// neighbours over the same number of devices on every ring link.
+void require_ring(const std::vector<Host>& hosts, std::string_view src) {
+  const size_t n = hosts.size();
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j : {(i + n - 1) % n, (i + 1) % n})
+      if (width(hosts[i].rdma[j]) == 0)
+        fail(src, cell(i, j),
+             "is null but backend \"jaccl-ring\" links each host to its ring neighbours, " +
+                 hosts[i].ssh + " to " + hosts[j].ssh + " (" + host_path(j) + ") here",
+             "list the hosts in ring order (each cabled to the next, the last to the first), "
+             "or regenerate the hostfile with distconfig");
+  const size_t cables = width(hosts[0].rdma[1]);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j : {(i + n - 1) % n, (i + 1) % n})
+      if (width(hosts[i].rdma[j]) != cables)
+        fail(src, cell(i, j),
+             "names " + std::to_string(width(hosts[i].rdma[j])) + " device(s) but " + cell(0, 1) +
+                 " names " + std::to_string(cables) +
+                 ": backend \"jaccl-ring\" uses as many cables on every ring link",
+             "give every ring neighbour the same number of devices, or regenerate the hostfile "
+             "with distconfig");
+}
+
 }  // namespace
+
+void require_jaccl_links(const std::vector<Host>& hosts, Backend backend,
+                         std::string_view subject) {
+  if (backend != Backend::jaccl && backend != Backend::jaccl_ring) return;
+  std::string name = "backend \"" + std::string(to_string(backend)) + "\"";
+  require_rows(hosts, name, subject);
+  if (hosts.size() < 2) return;
+  if (backend == Backend::jaccl)
+    require_mesh(hosts, subject);
+  else
+    require_ring(hosts, subject);
+}
 
 void detail::check_host_count(size_t n, std::string_view src) {
   if (n == 0)
@@ -180,6 +249,7 @@ void require_backend_fields(const Hostfile& hf, Backend backend, std::string_vie
       fail(subject, "hosts[0].ips",
            "is empty but " + name + " uses rank 0's first address as coordinator",
            "add rank 0's management address (e.g. its en0 address)");
+    require_jaccl_links(hf.hosts, backend, subject);
   } else if (backend == Backend::ring && hf.hosts.size() > 1) {
     for (size_t i = 0; i < hf.hosts.size(); ++i)
       if (hf.hosts[i].ips.empty())

@@ -185,6 +185,8 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
   plan.cwd = options.cwd;
   plan.job_id = job_id;
   std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts);
+  hostfile::require_jaccl_links(hosts, plan.backend,
+                                options.hostfile ? options.hostfile->string() : "--hosts");
   std::map<std::string, int> per_host;
   for (const auto& h : hosts) per_host[h.ssh]++;
   std::map<std::string, int> seen;

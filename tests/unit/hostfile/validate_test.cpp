@@ -177,3 +177,64 @@ TEST_CASE("the ring backend needs addresses on every host of a multi-host job") 
   CHECK_NOTHROW(require_backend_fields(hf, Backend::ring, "h"));
   CHECK_NOTHROW(require_backend_fields(hf, Backend::mpi, "h"));
 }
+
+namespace {
+RdmaEntry dev(const char* d) {
+  return std::string(d);
+}
+RdmaEntry devs(std::vector<std::string> d) {
+  return d;
+}
+const RdmaEntry none{};
+
+// a-b-c-d-a, one cable per link (the rows of a jaccl-ring hostfile).
+std::vector<Host> ring4() {
+  return {{"a", {}, {none, dev("rdma_en3"), none, dev("rdma_en4")}},
+          {"b", {}, {dev("rdma_en3"), none, dev("rdma_en4"), none}},
+          {"c", {}, {none, dev("rdma_en3"), none, dev("rdma_en4")}},
+          {"d", {}, {dev("rdma_en4"), none, dev("rdma_en3"), none}}};
+}
+}  // namespace
+
+TEST_CASE("jaccl-ring needs a device to both ring neighbours of every host (MLX #4284)") {
+  CHECK_NOTHROW(require_jaccl_links(ring4(), Backend::jaccl_ring, "h"));
+  CHECK_NOTHROW(require_jaccl_links(ring4(), Backend::ring, "h"));
+  // The same rows in another order: c is no longer next to d.
+  auto hosts = ring4();
+  std::swap(hosts[1], hosts[2]);
+  for (auto& h : hosts) std::swap(h.rdma[1], h.rdma[2]);
+  CHECK(usage_error_of([&] { require_jaccl_links(hosts, Backend::jaccl_ring, "h"); }) ==
+        "h: hosts[0].rdma[1]: is null but backend \"jaccl-ring\" links each host to its ring "
+        "neighbours, a to c (hosts[1]) here; list the hosts in ring order (each cabled to the "
+        "next, the last to the first), or regenerate the hostfile with distconfig");
+  // A ring is not a mesh: a and c have no device between them.
+  CHECK(usage_error_of([&] { require_jaccl_links(ring4(), Backend::jaccl, "h"); }) ==
+        "h: hosts[0].rdma[2]: is null but backend \"jaccl\" (a full mesh) needs a device for "
+        "every pair, a to c (hosts[2]) too; name the device a reaches it with, or regenerate the "
+        "hostfile with distconfig (jaccl-ring or ring when a pair has no cable)");
+}
+
+TEST_CASE("jaccl-ring needs as many devices on every ring link") {
+  auto hosts = ring4();
+  hosts[2].rdma[3] = devs({"rdma_en4", "rdma_en5"});
+  CHECK(usage_error_of([&] { require_jaccl_links(hosts, Backend::jaccl_ring, "h"); }) ==
+        "h: hosts[2].rdma[3]: names 2 device(s) but hosts[0].rdma[1] names 1: backend "
+        "\"jaccl-ring\" uses as many cables on every ring link; give every ring neighbour the "
+        "same number of devices, or regenerate the hostfile with distconfig");
+  for (auto& h : hosts)
+    for (auto& e : h.rdma)
+      if (!std::holds_alternative<std::monostate>(e)) e = devs({"rdma_en4", "rdma_en5"});
+  CHECK_NOTHROW(require_jaccl_links(hosts, Backend::jaccl_ring, "h"));
+}
+
+TEST_CASE("two jaccl-ring hosts are each other's both neighbours; one host needs no link") {
+  std::vector<Host> two = {{"a", {}, {none, dev("rdma_en3")}}, {"b", {}, {dev("rdma_en3"), none}}};
+  CHECK_NOTHROW(require_jaccl_links(two, Backend::jaccl_ring, "h"));
+  CHECK_NOTHROW(require_jaccl_links(two, Backend::jaccl, "h"));
+  two[1].rdma[0] = none;
+  CHECK(usage_error_of([&] {
+          require_jaccl_links(two, Backend::jaccl_ring, "h");
+        }).rfind("h: hosts[1].rdma[0]: is null", 0) == 0);
+  std::vector<Host> one = {{"a", {}, {none}}};
+  CHECK_NOTHROW(require_jaccl_links(one, Backend::jaccl, "h"));
+}

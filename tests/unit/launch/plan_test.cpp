@@ -160,3 +160,43 @@ TEST_CASE("a python script runs under --python", "[launch][plan]") {
   CHECK(command_words({"python3", "job.py"}, "/opt/py") ==
         std::vector<std::string>{"python3", "job.py"});
 }
+
+namespace {
+// Three hosts with a device for every pair (a full mesh).
+hostfile::Hostfile jaccl_mesh3() {
+  hostfile::Hostfile hf;
+  hf.backend = Backend::jaccl;
+  auto dev = [](const char* d) { return hostfile::RdmaEntry(std::string(d)); };
+  hostfile::RdmaEntry none;
+  hf.hosts = {{"a", {"10.0.0.1"}, {none, dev("rdma_en3"), dev("rdma_en4")}},
+              {"b", {"10.0.0.2"}, {dev("rdma_en3"), none, dev("rdma_en4")}},
+              {"c", {"10.0.0.3"}, {dev("rdma_en3"), dev("rdma_en4"), none}}};
+  return hf;
+}
+}  // namespace
+
+TEST_CASE("a jaccl hostfile missing a pair the backend uses is refused (MLX #4283, #4284)",
+          "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.hostfile = "hosts.json";
+  CHECK_NOTHROW(build_plan(jaccl_mesh3(), o, nullptr, "j"));
+  auto hf = jaccl_mesh3();
+  hf.hosts[1].rdma[2] = std::monostate{};
+  CHECK(usage_error_text([&] { build_plan(hf, o, nullptr, "j"); }) ==
+        "hosts.json: hosts[1].rdma[2]: is null but backend \"jaccl\" (a full mesh) needs a device "
+        "for every pair, b to c (hosts[2]) too; name the device b reaches it with, or regenerate "
+        "the hostfile with distconfig (jaccl-ring or ring when a pair has no cable)");
+  // As a ring a-b-c-a, b-c is one of its links: refused the same way.
+  o.backend = "jaccl-ring";
+  CHECK(usage_error_text([&] {
+          build_plan(hf, o, nullptr, "j");
+        }).rfind("hosts.json: hosts[1].rdma[2]: is null but backend \"jaccl-ring\"", 0) == 0);
+  // --hosts gives no RDMA rows at all.
+  hostfile::Hostfile names;
+  names.hosts = hostfile::parse_host_list("10.0.0.1,10.0.0.2");
+  auto by_name = with_command({"true"});
+  by_name.backend = "jaccl";
+  CHECK(usage_error_text([&] { build_plan(names, by_name, nullptr, "j"); }) ==
+        "--hosts: hosts[0].rdma: has 0 entries but backend \"jaccl\" needs one per host; "
+        "regenerate the hostfile with distconfig, or use the ring backend");
+}

@@ -71,9 +71,18 @@ Hostfile parse(std::string_view json_text, std::string_view subject);
 void validate(const Hostfile& hf, std::string_view subject);
 
 // jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
-// host and an address on rank 0 (the coordinator). Throws UsageError naming
-// the first host that lacks it. Other backends: no extra requirement.
+// host and an address on rank 0 (the coordinator), and require_jaccl_links.
+// Throws UsageError naming the first host that lacks it. Other backends: no
+// extra requirement.
 void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject);
+
+// The RDMA pairs the backend will use name devices (MLX #4283: a file that
+// misses one runs as N groups of one computing wrong answers; MLX refuses
+// it since #4284). jaccl: one row of n entries per rank, a device for every
+// pair. jaccl-ring (host order = ring order): each rank's two neighbours,
+// with the same number of devices on every ring link. Throws UsageError
+// naming the first bad entry and its pair. Other backends: nothing.
+void require_jaccl_links(const std::vector<Host>& hosts, Backend backend, std::string_view subject);
 
 // True for an IPv4 dotted quad or an IPv6 address (optionally with a %zone
 // suffix such as fe80::1%en0), as inet_pton accepts them.

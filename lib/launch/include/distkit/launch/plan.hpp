@@ -72,7 +72,8 @@ hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::H
 
 // Builds the plan: the hostfile's hosts, each repeated -n times in place
 // (a,a,b,b, hostfile::repeat_hosts), one rank per entry. Throws UsageError for bad env entries, a
-// host whose address is needed but cannot be resolved, an empty command, ports out of range.
+// host whose address is needed but cannot be resolved, an empty command, ports out of range,
+// and RDMA pairs the jaccl backends use but the file leaves out (hostfile::require_jaccl_links).
 // `job_id` is stored as DISTKIT_JOB_ID.
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
                 const AddressResolver& resolve, const std::string& job_id);
