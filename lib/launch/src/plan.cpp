@@ -205,11 +205,9 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
 }
 
 std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::string& python) {
+                                       const std::optional<std::string>& python) {
   std::vector<std::string> words = command;
-  const std::string& first = words.empty() ? std::string() : words.front();
-  if (first.size() > 3 && first.compare(first.size() - 3, 3, ".py") == 0)
-    words.insert(words.begin(), python);
+  if (python) words.insert(words.begin(), *python);
   return words;
 }
 

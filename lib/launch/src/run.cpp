@@ -253,11 +253,22 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   return report;
 }
 
+// What --print-python prints, as mlx.launch (`args.python or
+// sys.executable`): --python as given, else the absolute path of the
+// python3 this machine's PATH finds (the one to check exists on every host).
+std::string interpreter(const LaunchOptions& o) {
+  if (o.python) return *o.python;
+  const char* path = std::getenv("PATH");
+  if (auto found = find_on_path("python3", path ? path : "/usr/bin:/bin")) return *found;
+  throw UsageError("--print-python", "no python3 on PATH",
+                   "install Python 3, or name the interpreter with --python PATH");
+}
+
 }  // namespace
 
 int run_distlaunch(const LaunchOptions& o, const Services& s) {
   if (o.print_python) {
-    std::fprintf(s.out, "%s\n", o.python.c_str());
+    std::fprintf(s.out, "%s\n", interpreter(o).c_str());
     return 0;
   }
   Hosts hosts = load_hosts(o);

@@ -154,11 +154,17 @@ TEST_CASE("a missing command is refused with a hint", "[launch][plan]") {
         "command: no command given; put it after --, e.g. distlaunch -n 2 -- hostname");
 }
 
-TEST_CASE("a python script runs under --python", "[launch][plan]") {
+TEST_CASE("--python goes before any command, as mlx.launch since MLX #4002", "[launch][plan]") {
+  CHECK(command_words({"-m", "mlx_lm.server", "--port", "8080"}, "/opt/py") ==
+        std::vector<std::string>{"/opt/py", "-m", "mlx_lm.server", "--port", "8080"});
   CHECK(command_words({"job.py", "-x"}, "/opt/py") ==
         std::vector<std::string>{"/opt/py", "job.py", "-x"});
-  CHECK(command_words({"python3", "job.py"}, "/opt/py") ==
-        std::vector<std::string>{"python3", "job.py"});
+  // Without --python the command runs as given, a script too (MLX #3536).
+  CHECK(command_words({"job.py", "-x"}, std::nullopt) == std::vector<std::string>{"job.py", "-x"});
+  auto o = with_command({"-m", "mlx_lm.server"});
+  o.python = "/opt/venv/bin/python";
+  CHECK(build_plan(local_hostfile(), o, nullptr, "j").command ==
+        std::vector<std::string>{"/opt/venv/bin/python", "-m", "mlx_lm.server"});
 }
 
 namespace {

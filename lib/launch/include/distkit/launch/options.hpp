@@ -23,7 +23,10 @@ struct LaunchOptions {
   int starting_port = 32323;                      // --starting-port/-p
   int nccl_port = 12345;                          // --nccl-port
   std::optional<std::string> cwd;                 // --cwd (must exist when given)
-  std::string python = "python3";                 // --python (for *.py commands)
+  // --python: put before the command, whatever it is (mlx.launch since MLX
+  // #4002); unset: the command runs as given (MLX #3536 removed the
+  // automatic interpreter before *.py scripts).
+  std::optional<std::string> python;
   bool verbose = false;
   bool print_python = false;         // --print-python: print it, exit
   std::vector<std::string> command;  // after --

@@ -78,10 +78,11 @@ hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::H
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
                 const AddressResolver& resolve, const std::string& job_id);
 
-// The command words actually run: `python` prepended to a *.py script, as
-// mlx.launch does.
+// The command words actually run: `python` (--python) put before any
+// command, as mlx.launch does since MLX #4002; without it the command as
+// given (no interpreter before *.py scripts since MLX #3536).
 std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::string& python);
+                                       const std::optional<std::string>& python);
 
 // Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
 // of an rdma matrix, byte for byte (the files MLX reads).
