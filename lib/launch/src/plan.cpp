@@ -7,6 +7,7 @@
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
 
@@ -130,10 +131,28 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
   }
 }
 
+bool has_key(const EnvList& env, std::string_view key) {
+  for (const auto& [k, v] : env)
+    if (k == key) return true;
+  return false;
+}
+
+// What mlx.launch adds after the user's variables (they are in `extra`).
+void add_launcher_env(EnvList& extra, Backend backend, const LaunchOptions& o) {
+  // MLX #3618: the launcher's terminal size, unless COLUMNS is set.
+  if (o.terminal.columns > 0 && !has_key(extra, "COLUMNS")) {
+    extra.emplace_back("COLUMNS", std::to_string(o.terminal.columns));
+    extra.emplace_back("LINES", std::to_string(o.terminal.lines));
+  }
+  if (o.verbose && backend == Backend::ring) extra.emplace_back("MLX_RING_VERBOSE", "1");
+  if (o.verbose && backend == Backend::nccl) extra.emplace_back("NCCL_DEBUG", "INFO");
+}
+
 void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOptions& o) {
   EnvList extra;
   for (const auto& e : hf.envs) extra.push_back(parse_env_entry(e, "hostfile envs"));
   for (const auto& e : o.env) extra.push_back(parse_env_entry(e, "--env"));
+  add_launcher_env(extra, plan.backend, o);
   const std::string world = std::to_string(plan.ranks.size());
   for (auto& r : plan.ranks) {
     if (plan.backend != Backend::mpi) r.env.emplace_back("MLX_RANK", std::to_string(r.rank));
@@ -209,6 +228,27 @@ std::vector<std::string> command_words(const std::vector<std::string>& command,
   std::vector<std::string> words = command;
   if (python) words.insert(words.begin(), *python);
   return words;
+}
+
+TerminalSize terminal_size(const char* columns, const char* lines,
+                           std::optional<TerminalSize> tty) {
+  // Python's int(): optional blanks around an optional sign and digits.
+  auto number = [](const char* text) {
+    std::string_view t = text ? trim(text) : std::string_view();
+    size_t at = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+    if (at == t.size() || t.size() - at > 9) return 0;
+    for (size_t i = at; i < t.size(); ++i)
+      if (t[i] < '0' || t[i] > '9') return 0;
+    int v = std::stoi(std::string(t.substr(at)));
+    return t[0] == '-' ? -v : v;
+  };
+  TerminalSize size{number(columns), number(lines)};
+  if (size.columns <= 0 || size.lines <= 0) {
+    TerminalSize fallback = tty.value_or(TerminalSize{});
+    if (size.columns <= 0) size.columns = fallback.columns;
+    if (size.lines <= 0) size.lines = fallback.lines;
+  }
+  return size;
 }
 
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {

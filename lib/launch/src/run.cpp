@@ -1,6 +1,7 @@
 // run_distlaunch: one call per step, in the order a launch happens — hosts,
 // plan, (dry run), connections, preflight, supervision, manifest.
 #include <netdb.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -264,13 +265,23 @@ std::string interpreter(const LaunchOptions& o) {
                    "install Python 3, or name the interpreter with --python PATH");
 }
 
+// The options with what distlaunch's surroundings add (options.hpp).
+LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
+  std::optional<TerminalSize> tty;
+  winsize ws{};
+  if (out && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0) tty = TerminalSize{ws.ws_col, ws.ws_row};
+  o.terminal = terminal_size(std::getenv("COLUMNS"), std::getenv("LINES"), tty);
+  return o;
+}
+
 }  // namespace
 
-int run_distlaunch(const LaunchOptions& o, const Services& s) {
-  if (o.print_python) {
-    std::fprintf(s.out, "%s\n", interpreter(o).c_str());
+int run_distlaunch(const LaunchOptions& options, const Services& s) {
+  if (options.print_python) {
+    std::fprintf(s.out, "%s\n", interpreter(options).c_str());
     return 0;
   }
+  const LaunchOptions o = with_surroundings(options, s.out);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))

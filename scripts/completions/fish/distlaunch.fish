@@ -28,7 +28,7 @@ complete -c distlaunch -s p -l starting-port -x -d 'First port of the ring/coord
 complete -c distlaunch -l cwd -x -a '(__fish_complete_directories)' -d 'Working directory on every host (must exist)'
 complete -c distlaunch -l nccl-port -x -d 'NCCL coordinator port'
 complete -c distlaunch -l python -x -a '(__fish_complete_command)' -d 'Interpreter put before the command (any command)'
-complete -c distlaunch -l verbose -d 'Say what happens'
+complete -c distlaunch -l verbose -d 'Say what happens; ranks get MLX_RING_VERBOSE=1 (ring) or NCCL_DEBUG=INFO (nccl)'
 complete -c distlaunch -l print-python -d 'Print --python, else the absolute path of python3 on PATH, and exit'
 complete -c distlaunch -l ssh-config -r -F -d 'ssh_config file to read'
 complete -c distlaunch -l accept-new-host-keys -d 'Accept unknown host keys (never changed ones)'

@@ -167,6 +167,45 @@ TEST_CASE("--python goes before any command, as mlx.launch since MLX #4002", "[l
         std::vector<std::string>{"/opt/venv/bin/python", "-m", "mlx_lm.server"});
 }
 
+TEST_CASE("--verbose turns on the backend's own logging, as mlx.launch does", "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.repeat_hosts = 2;
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[1], "MLX_RING_VERBOSE") ==
+        "<unset>");
+  o.verbose = true;
+  Plan ring = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(ring.ranks[1], "MLX_RING_VERBOSE") == "1");
+  CHECK(env_of(ring.ranks[1], "NCCL_DEBUG") == "<unset>");
+  o.backend = "nccl";
+  Plan nccl = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(nccl.ranks[0], "NCCL_DEBUG") == "INFO");
+  CHECK(env_of(nccl.ranks[0], "MLX_RING_VERBOSE") == "<unset>");
+}
+
+TEST_CASE("the launcher's terminal size reaches the ranks unless COLUMNS is set (MLX #3618)",
+          "[launch][plan]") {
+  auto o = with_command({"true"});
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "COLUMNS") == "<unset>");
+  o.terminal = {132, 43};
+  Plan p = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(p.ranks[0], "COLUMNS") == "132");
+  CHECK(env_of(p.ranks[0], "LINES") == "43");
+  o.env = {"COLUMNS=80"};
+  Plan mine = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(mine.ranks[0], "COLUMNS") == "80");
+  CHECK(env_of(mine.ranks[0], "LINES") == "<unset>");
+}
+
+TEST_CASE("the terminal size is read as Python's shutil.get_terminal_size((0, 0))",
+          "[launch][plan]") {
+  CHECK(terminal_size(nullptr, nullptr, std::nullopt) == TerminalSize{0, 0});
+  CHECK(terminal_size(nullptr, nullptr, TerminalSize{80, 24}) == TerminalSize{80, 24});
+  CHECK(terminal_size("100", nullptr, TerminalSize{80, 24}) == TerminalSize{100, 24});
+  CHECK(terminal_size(" 100 ", "50", std::nullopt) == TerminalSize{100, 50});
+  CHECK(terminal_size("100", nullptr, std::nullopt) == TerminalSize{100, 0});
+  CHECK(terminal_size("wide", "-3", TerminalSize{80, 24}) == TerminalSize{80, 24});
+}
+
 namespace {
 // Three hosts with a device for every pair (a full mesh).
 hostfile::Hostfile jaccl_mesh3() {

@@ -11,8 +11,11 @@
 // holding the per-job secret in hex, removed with the rank's temp dir) and
 // DISTKIT_HEARTBEAT_FILE (a path in that dir the rank may create and keep
 // touching; distlaunch reports a rank whose updates stop as stalled).
-// Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env
-// (later entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
+// Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env,
+// then what mlx.launch adds after those (COLUMNS and LINES from
+// distlaunch's terminal unless COLUMNS is set; with --verbose
+// MLX_RING_VERBOSE=1 for ring, NCCL_DEBUG=INFO for nccl) (later entries
+// win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
 #pragma once
 
 #include <functional>
@@ -83,6 +86,13 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
 // given (no interpreter before *.py scripts since MLX #3536).
 std::vector<std::string> command_words(const std::vector<std::string>& command,
                                        const std::optional<std::string>& python);
+
+// The terminal size as Python's shutil.get_terminal_size((0, 0)) gives it
+// (what mlx.launch passes as COLUMNS/LINES, MLX #3618): the COLUMNS and
+// LINES variables (`columns`, `lines`; null when unset) where they are
+// positive integers, the rest from `tty` (the size of distlaunch's
+// standard output when it is a terminal), else 0.
+TerminalSize terminal_size(const char* columns, const char* lines, std::optional<TerminalSize> tty);
 
 // Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
 // of an rdma matrix, byte for byte (the files MLX reads).
