@@ -137,13 +137,18 @@ bool has_key(const EnvList& env, std::string_view key) {
   return false;
 }
 
-// What mlx.launch adds after the user's variables (they are in `extra`).
+// What mlx.launch adds after the user's variables (they are in `extra`),
+// and distkit's PYTHONUNBUFFERED.
 void add_launcher_env(EnvList& extra, Backend backend, const LaunchOptions& o) {
   // MLX #3618: the launcher's terminal size, unless COLUMNS is set.
   if (o.terminal.columns > 0 && !has_key(extra, "COLUMNS")) {
     extra.emplace_back("COLUMNS", std::to_string(o.terminal.columns));
     extra.emplace_back("LINES", std::to_string(o.terminal.lines));
   }
+  // A rank's stdout is a pipe: without this, Python holds print() output
+  // until the buffer fills or the rank ends. The user's choice wins.
+  if (!has_key(extra, "PYTHONUNBUFFERED"))
+    extra.emplace_back("PYTHONUNBUFFERED", o.python_unbuffered.value_or("1"));
   if (o.verbose && backend == Backend::ring) extra.emplace_back("MLX_RING_VERBOSE", "1");
   if (o.verbose && backend == Backend::nccl) extra.emplace_back("NCCL_DEBUG", "INFO");
 }

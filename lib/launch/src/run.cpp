@@ -271,6 +271,7 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
   winsize ws{};
   if (out && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0) tty = TerminalSize{ws.ws_col, ws.ws_row};
   o.terminal = terminal_size(std::getenv("COLUMNS"), std::getenv("LINES"), tty);
+  if (const char* v = std::getenv("PYTHONUNBUFFERED")) o.python_unbuffered = v;
   return o;
 }
 

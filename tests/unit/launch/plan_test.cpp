@@ -206,6 +206,23 @@ TEST_CASE("the terminal size is read as Python's shutil.get_terminal_size((0, 0)
   CHECK(terminal_size("wide", "-3", TerminalSize{80, 24}) == TerminalSize{80, 24});
 }
 
+TEST_CASE("ranks get PYTHONUNBUFFERED=1 unless the user set it", "[launch][plan]") {
+  auto o = with_command({"python3", "job.py"});
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "1");
+  auto hf = local_hostfile();
+  hf.envs = {"PYTHONUNBUFFERED=0"};
+  Plan from_file = build_plan(hf, o, nullptr, "j");
+  int seen = 0;
+  for (const auto& [k, v] : from_file.ranks[0].env) seen += k == "PYTHONUNBUFFERED";
+  CHECK(seen == 1);
+  CHECK(env_of(from_file.ranks[0], "PYTHONUNBUFFERED") == "0");
+  o.env = {"PYTHONUNBUFFERED="};
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "");
+  o.env.clear();
+  o.python_unbuffered = "";  // distlaunch's own environment sets it (empty: off)
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "");
+}
+
 namespace {
 // Three hosts with a device for every pair (a full mesh).
 hostfile::Hostfile jaccl_mesh3() {

@@ -39,8 +39,10 @@ struct LaunchOptions {
   // What distlaunch's surroundings say (run_distlaunch fills these; tests
   // set them), for the ranks' environment as mlx.launch gives it: the
   // terminal's size as Python's shutil.get_terminal_size((0, 0)) reads it
-  // (COLUMNS/LINES; 0 columns: none).
+  // (COLUMNS/LINES; 0 columns: none), and PYTHONUNBUFFERED when
+  // distlaunch's own environment sets it.
   TerminalSize terminal;
+  std::optional<std::string> python_unbuffered;
 
   // distkit's own.
   std::optional<std::filesystem::path> ssh_config;

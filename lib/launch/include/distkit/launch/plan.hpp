@@ -14,8 +14,9 @@
 // Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env,
 // then what mlx.launch adds after those (COLUMNS and LINES from
 // distlaunch's terminal unless COLUMNS is set; with --verbose
-// MLX_RING_VERBOSE=1 for ring, NCCL_DEBUG=INFO for nccl) (later entries
-// win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
+// MLX_RING_VERBOSE=1 for ring, NCCL_DEBUG=INFO for nccl) and
+// PYTHONUNBUFFERED (distkit's, unless `envs` or --env set it) (later
+// entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
 #pragma once
 
 #include <functional>
