@@ -129,4 +129,11 @@ if command -v script >/dev/null 2>&1; then
     < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "distlaunch under a pty"; }
   grep -q "^size 97 31 verbose 0" "$WORK/out" || { cat "$WORK/out"; fail "no terminal size from the pty"; }
 fi
+
+# MLX_METAL_FAST_SYNCH=1 (older MLX examples set it; MLX's docs now say to
+# leave it unset): one warning line, and the job runs with it.
+"$DL" --hosts 127.0.0.1 --env MLX_METAL_FAST_SYNCH=1 -- sh -c 'echo "synch $MLX_METAL_FAST_SYNCH"' \
+  > "$WORK/out" 2> "$WORK/err" </dev/null
+expect_line "$WORK/out" "synch 1"
+expect_eq "$(cat "$WORK/err")" "distlaunch: warning: --env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise" "the warning"
 echo PASS

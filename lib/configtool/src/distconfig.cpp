@@ -22,11 +22,13 @@ namespace distkit::configtool {
 
 namespace {
 
-void check_envs(const Options& o) {
+void check_envs(const Options& o, Services& s) {
   hostfile::Hostfile probe_hf;
   probe_hf.envs = o.envs;
   probe_hf.hosts.push_back({"check", {}, {}});
   hostfile::validate(probe_hf, "--env");
+  for (const auto& e : o.envs)
+    if (auto advice = hostfile::env_advice(e); !advice.empty()) warn(s, "--env: " + advice);
 }
 
 // "mlx" or one of the export formats; the suggestion covers both.
@@ -108,7 +110,7 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
 
 int run_distconfig(const Options& o, Services& s) {
   check_flags(o);
-  check_envs(o);
+  check_envs(o, s);
   auto hosts = resolve_hosts(o);
   verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
   auto g = gather(o, s, hosts);

@@ -3,6 +3,7 @@
 // Each check throws the first problem it finds as one actionable line.
 #include <arpa/inet.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,7 +33,7 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
   check_utf8(e, src, path);
   size_t eq = e.find('=');
   if (eq == std::string::npos)
-    fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
+    fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_RING_VERBOSE=1\"");
   if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
   for (char c : std::string_view(e).substr(0, eq)) {
     bool ok =
@@ -183,6 +184,14 @@ void require_ring(const std::vector<Host>& hosts, std::string_view src) {
 }
 
 }  // namespace
+
+std::string env_advice(std::string_view entry) {
+  constexpr std::string_view key = "MLX_METAL_FAST_SYNCH=";
+  if (entry.substr(0, key.size()) != key) return "";
+  if (std::atoi(std::string(entry.substr(key.size())).c_str()) == 0) return "";
+  return std::string(entry) +
+         " can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise";
+}
 
 void require_jaccl_links(const std::vector<Host>& hosts, Backend backend,
                          std::string_view subject) {

@@ -256,6 +256,17 @@ TerminalSize terminal_size(const char* columns, const char* lines,
   return size;
 }
 
+std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const LaunchOptions& o,
+                                      const std::string& hostfile_subject) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < hf.envs.size(); ++i)
+    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty())
+      out.push_back(hostfile_subject + ": envs[" + std::to_string(i) + "]: " + advice);
+  for (const auto& e : o.env)
+    if (auto advice = hostfile::env_advice(e); !advice.empty()) out.push_back("--env: " + advice);
+  return out;
+}
+
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {
   std::string out = "[";
   for (size_t i = 0; i < addresses.size(); ++i) {

@@ -285,6 +285,8 @@ int run_distlaunch(const LaunchOptions& options, const Services& s) {
   const LaunchOptions o = with_surroundings(options, s.out);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  for (const auto& w : env_warnings(hosts.model, o, o.hostfile ? o.hostfile->string() : ""))
+    std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))
     throw UsageError("--stdin-rank", "no rank " + std::to_string(*o.stdin_rank) + " in this job",
                      "give a rank between 0 and the number of ranks - 1");

@@ -153,6 +153,16 @@ TEST_CASE("--hostfile listing a host twice (two ranks there) probes it once") {
   fs::remove_all(d);
 }
 
+TEST_CASE("--env MLX_METAL_FAST_SYNCH=1 is written, with a warning") {
+  auto r =
+      run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--env", "MLX_METAL_FAST_SYNCH=1"});
+  CHECK(r.status == 0);
+  CHECK(r.err ==
+        "distconfig: warning: --env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, "
+        "#4005); leave it unset, as MLX's docs now advise\n");
+  CHECK(nlohmann::json::parse(r.out)["envs"][0] == "MLX_METAL_FAST_SYNCH=1");
+}
+
 TEST_CASE("--auto-setup, --verify and --teardown need the hosts, not saved probes") {
   auto dir = data_dir() / "scenarios" / "pair2_m3ultra_double_cable";
   for (const char* flag : {"--auto-setup", "--verify", "--teardown"}) {

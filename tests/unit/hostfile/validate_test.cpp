@@ -110,7 +110,7 @@ TEST_CASE("env entries must be KEY=VALUE with a word-character key") {
                        "], \"hosts\": [{\"ssh\": \"a\"}]}");
   };
   CHECK(with_env("\"FOO\"") ==
-        "hosts.json: envs[1]: \"FOO\" is not KEY=VALUE; write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
+        "hosts.json: envs[1]: \"FOO\" is not KEY=VALUE; write e.g. \"MLX_RING_VERBOSE=1\"");
   CHECK(with_env("\"=1\"") == "hosts.json: envs[1]: \"=1\" has an empty key; write KEY=VALUE");
   CHECK(with_env("\"MY-VAR=1\"") ==
         "hosts.json: envs[1]: key \"MY-VAR\" may contain only letters, digits and '_'; "

@@ -223,6 +223,22 @@ TEST_CASE("ranks get PYTHONUNBUFFERED=1 unless the user set it", "[launch][plan]
   CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "");
 }
 
+TEST_CASE("MLX_METAL_FAST_SYNCH turned on is warned about, from the hostfile and --env",
+          "[launch][plan]") {
+  auto hf = local_hostfile();
+  hf.envs = {"A=1", "MLX_METAL_FAST_SYNCH=1"};
+  auto o = with_command({"true"});
+  o.env = {"MLX_METAL_FAST_SYNCH=1", "MLX_METAL_FAST_SYNCH=0"};
+  CHECK(env_warnings(hf, o, "hosts.json") ==
+        std::vector<std::string>{
+            "hosts.json: envs[1]: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); "
+            "leave it unset, as MLX's docs now advise",
+            "--env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); leave it unset, "
+            "as MLX's docs now advise"});
+  // Only a warning: the ranks still get it.
+  CHECK(env_of(build_plan(hf, o, nullptr, "j").ranks[0], "MLX_METAL_FAST_SYNCH") == "0");
+}
+
 namespace {
 // Three hosts with a device for every pair (a full mesh).
 hostfile::Hostfile jaccl_mesh3() {

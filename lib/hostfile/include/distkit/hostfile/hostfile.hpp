@@ -70,6 +70,12 @@ Hostfile parse(std::string_view json_text, std::string_view subject);
 // entries must have the same `ips`. Throws UsageError.
 void validate(const Hostfile& hf, std::string_view subject);
 
+// Advice on one "KEY=VALUE" entry for the ranks, "" when there is none:
+// MLX_METAL_FAST_SYNCH turned on (a value atoi reads as non-zero, as MLX
+// does) can wedge the GPU (MLX #3142, #4005) and MLX's docs now say to
+// leave it unset. A warning, never an error: the job runs with it.
+std::string env_advice(std::string_view entry);
+
 // jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
 // host and an address on rank 0 (the coordinator), and require_jaccl_links.
 // Throws UsageError naming the first host that lacks it. Other backends: no

@@ -95,6 +95,12 @@ std::vector<std::string> command_words(const std::vector<std::string>& command,
 // standard output when it is a terminal), else 0.
 TerminalSize terminal_size(const char* columns, const char* lines, std::optional<TerminalSize> tty);
 
+// One line per variable given to the ranks (hostfile `envs`, named after
+// `hostfile_subject`, then --env) that MLX's docs advise against
+// (hostfile::env_advice); the job runs with them.
+std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const LaunchOptions& o,
+                                      const std::string& hostfile_subject);
+
 // Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
 // of an rdma matrix, byte for byte (the files MLX reads).
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses);
