@@ -65,7 +65,7 @@ void fuzz_host_list(std::string_view text) {
   }
   hf::Hostfile model;
   model.hosts = ranks;
-  hf::validate(model, "fuzz", {.allow_repeated_hosts = true});  // must accept what --hosts accepted
+  hf::validate(model, "fuzz");  // must accept what --hosts accepted
   check_exports(ranks);
 }
 

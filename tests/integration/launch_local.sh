@@ -113,4 +113,27 @@ rc=0
 "$DL" --hosts 127.0.0.1 -n 1 --agent '' -- true 2>"$WORK/err" || rc=$?
 expect_eq "$rc" 2 "exit status with an empty --agent"
 expect_line "$WORK/err" "distlaunch: error: --agent: empty or multi-line path; give the path of distkit-agent on the hosts, or none"
+
+# The launcher's terminal size reaches the ranks as COLUMNS/LINES (MLX
+# #3618): from distlaunch's own COLUMNS/LINES, else its terminal (a pty
+# of 97x31 under script(1)); none when neither gives one. --verbose gives
+# ring ranks MLX_RING_VERBOSE=1.
+size='echo "size ${COLUMNS:-none} ${LINES:-none} verbose ${MLX_RING_VERBOSE:-0}"'
+COLUMNS=123 LINES=45 "$DL" --hosts 127.0.0.1 -- sh -c "$size" > "$WORK/out" </dev/null
+expect_line "$WORK/out" "size 123 45 verbose 0"
+env -u COLUMNS -u LINES "$DL" --hosts 127.0.0.1 --verbose -- sh -c "$size" > "$WORK/out" 2>/dev/null </dev/null
+expect_line "$WORK/out" "size none none verbose 1"
+if command -v script >/dev/null 2>&1; then
+  # shellcheck disable=SC2016 # expanded by the shell script(1) runs
+  env -u COLUMNS -u LINES script -qec "stty cols 97 rows 31; \"$DL\" --hosts 127.0.0.1 -- sh -c '$size' </dev/null" /dev/null \
+    < /dev/null > "$WORK/out" 2>&1 || { cat "$WORK/out"; fail "distlaunch under a pty"; }
+  grep -q "^size 97 31 verbose 0" "$WORK/out" || { cat "$WORK/out"; fail "no terminal size from the pty"; }
+fi
+
+# MLX_METAL_FAST_SYNCH=1 (older MLX examples set it; MLX's docs now say to
+# leave it unset): one warning line, and the job runs with it.
+"$DL" --hosts 127.0.0.1 --env MLX_METAL_FAST_SYNCH=1 -- sh -c 'echo "synch $MLX_METAL_FAST_SYNCH"' \
+  > "$WORK/out" 2> "$WORK/err" </dev/null
+expect_line "$WORK/out" "synch 1"
+expect_eq "$(cat "$WORK/err")" "distlaunch: warning: --env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise" "the warning"
 echo PASS

@@ -45,6 +45,23 @@ for tool in distconfig distlaunch distbench distaccept; do
     status=1
   done
 done
+# distlaunch's exit statuses: 255, what it returns when a host is lost
+# while its ranks run (pinned by launch_cluster_cut.sh and the
+# supervisor's unit tests), is a term of the man page's EXIT STATUS, and
+# the README's Exit status says the same.
+exit_terms() {
+  awk '/^## / { in_exit = ($0 == "## EXIT STATUS"); next }
+       in_exit && /^: / { print prev } { prev = $0 }' "$1"
+}
+if ! exit_terms "$SRC/man/distlaunch.1.md" | grep -qx 255; then
+  echo "FAIL: distlaunch: exit status 255 (a lost host) missing from EXIT STATUS in man/distlaunch.1.md" >&2
+  status=1
+fi
+if ! sed -n '/^## Exit status/,/^## [^E]/p' "$SRC/README.md" | tr '\n' ' ' |
+    grep -q "255 when a host is lost while its ranks run"; then
+  echo "FAIL: README.md: Exit status does not say distlaunch returns 255 for a lost host" >&2
+  status=1
+fi
 # And man(1) itself renders every page, as users run it.
 if command -v man >/dev/null 2>&1; then
   for page in "$SRC"/man/*.[1-9]; do

@@ -22,11 +22,13 @@ namespace distkit::configtool {
 
 namespace {
 
-void check_envs(const Options& o) {
+void check_envs(const Options& o, Services& s) {
   hostfile::Hostfile probe_hf;
   probe_hf.envs = o.envs;
   probe_hf.hosts.push_back({"check", {}, {}});
   hostfile::validate(probe_hf, "--env");
+  for (const auto& e : o.envs)
+    if (auto advice = hostfile::env_advice(e); !advice.empty()) warn(s, "--env: " + advice);
 }
 
 // "mlx" or one of the export formats; the suggestion covers both.
@@ -43,14 +45,20 @@ void check_flags(const Options& o) {
                      "the replayed probes are already saved");
   check_format(o.format);
   check_netsetup_flags(o);
-  if (o.over == "ethernet" && o.backend)
-    throw UsageError("--backend", "only applies to --over thunderbolt",
-                     "drop --backend for an Ethernet hostfile");
+  // Over Ethernet the ring runs on each host's address (what an MLX user
+  // types for a TCP ring); the jaccl backends need Thunderbolt cables.
+  if (o.over == "ethernet" && o.backend && *o.backend != "ring")
+    throw UsageError("--backend", *o.backend + " needs --over thunderbolt (RDMA over its cables)",
+                     "use --backend ring over Ethernet, or --over thunderbolt");
 }
 
-void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf) {
+// `management_ips`: the file's ips are the hosts' management addresses (not
+// the addresses of a Thunderbolt ring's links), so an empty one is worth a
+// warning.
+void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf,
+                    bool management_ips) {
   for (const auto& h : hf.hosts)
-    if (h.ips.empty() && hf.backend != hostfile::Backend::ring)
+    if (h.ips.empty() && management_ips)
       warn(s, h.ssh + ": no management address found; its \"ips\" is empty");
   // Other launchers' formats carry names and slot counts only: the MLX
   // hostfile stays the one that holds addresses and RDMA devices.
@@ -75,7 +83,11 @@ int ethernet(const Options& o, Services& s, const std::vector<probe::HostInfo>& 
     auto t = topology::build_topology(infos);
     return readiness_report(o, s, infos, t, topology::analyze(t, infos));
   }
-  write_hostfile(o, s, topology::ethernet_hostfile(infos, o.envs));
+  auto hf = topology::ethernet_hostfile(infos, o.envs);
+  // mlx.distributed_config writes "" here either way; both run as ring, but
+  // the ring asked for is what the file says.
+  if (o.backend == "ring") hf.backend = hostfile::Backend::ring;
+  write_hostfile(o, s, hf, true);
   return 0;
 }
 
@@ -100,7 +112,7 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
   // unless a backend is asked for.
   topology::Choice c = o.links && !o.backend ? pick_ring(s, t, a) : pick_backend(o, s, t, a);
   auto hf = thunderbolt_hostfile(c, t, a, infos, o.envs, netsetup::link_addresses(plan));
-  write_hostfile(o, s, hf);
+  write_hostfile(o, s, hf, hf.backend != hostfile::Backend::ring);
   return network_setup(o, s, g, plan);
 }
 
@@ -108,7 +120,7 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
 
 int run_distconfig(const Options& o, Services& s) {
   check_flags(o);
-  check_envs(o);
+  check_envs(o, s);
   auto hosts = resolve_hosts(o);
   verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
   auto g = gather(o, s, hosts);

@@ -1,6 +1,7 @@
 // See gather.hpp.
 #include "gather.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "diagnostics.hpp"
@@ -94,7 +95,9 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
 std::vector<std::string> resolve_hosts(const Options& o) {
   std::vector<std::string> names;
   if (o.hostfile) {
-    for (const auto& h : hostfile::load(*o.hostfile).hosts) names.push_back(h.ssh);
+    // A host listed again (one more rank on it) is probed once.
+    for (const auto& h : hostfile::load(*o.hostfile).hosts)
+      if (std::find(names.begin(), names.end(), h.ssh) == names.end()) names.push_back(h.ssh);
   } else {
     for (const auto& h : hostfile::parse_host_list(o.hosts, "--hosts")) names.push_back(h.ssh);
   }

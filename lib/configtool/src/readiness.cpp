@@ -89,6 +89,17 @@ void print_table(std::ostream& out, const std::vector<Row>& rows) {
   }
 }
 
+// Over Ethernet the ring (and a plain Ethernet hostfile) runs on each
+// host's management address, as MLX's ring does over a LAN: ready when
+// every host has one.
+std::string ethernet_verdict(const std::vector<probe::HostInfo>& infos) {
+  std::vector<std::string> without;
+  for (const auto& h : infos)
+    if (h.management_address().empty()) without.push_back(h.host);
+  if (without.empty()) return "";
+  return "no address found for " + join(without, ", ");
+}
+
 }  // namespace
 
 int readiness_report(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos,
@@ -96,11 +107,12 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
   std::vector<Row> rows;
   for (size_t i = 0; i < infos.size(); ++i) rows.push_back(make_row(infos[i], t.hosts[i]));
   auto warnings = drift_warnings(infos);
+  const std::string ethernet = ethernet_verdict(infos);
   std::vector<std::pair<std::string, std::string>> verdicts{
-      {"ring", ring_verdict(t, a)},
+      {"ring", o.over == "ethernet" ? ethernet : ring_verdict(t, a)},
       {"jaccl", jaccl_verdict(t, a)},
       {"jaccl-ring", jaccl_ring_verdict(t, a)},
-      {"ethernet", ""}};
+      {"ethernet", ethernet}};
   bool ok = false;
   std::string wanted = o.backend.value_or(o.over == "ethernet" ? "ethernet" : "");
   for (const auto& [name, why] : verdicts)

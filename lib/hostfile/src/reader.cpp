@@ -235,7 +235,7 @@ Hostfile from_json(const json& doc, std::string_view src) {
   }
   if (doc.contains("envs"))
     hf.envs =
-        read_strings(doc["envs"], src, "envs", "write e.g. \"envs\": [\"MLX_METAL_FAST_SYNCH=1\"]");
+        read_strings(doc["envs"], src, "envs", "write e.g. \"envs\": [\"MLX_RING_VERBOSE=1\"]");
   if (!doc.contains("hosts"))
     fail(src, "", "has no \"hosts\" list", "add \"hosts\": [{\"ssh\": \"studio-a\"}, ...]");
   hf.hosts = read_hosts(doc["hosts"], src);

@@ -3,6 +3,7 @@
 // Each check throws the first problem it finds as one actionable line.
 #include <arpa/inet.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,7 +33,7 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
   check_utf8(e, src, path);
   size_t eq = e.find('=');
   if (eq == std::string::npos)
-    fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
+    fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_RING_VERBOSE=1\"");
   if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
   for (char c : std::string_view(e).substr(0, eq)) {
     bool ok =
@@ -103,17 +104,106 @@ void check_rdma(const Host& h, size_t i, size_t n, std::string_view src, const s
          "write null at index " + std::to_string(i));
 }
 
-void check_duplicates(const std::vector<Host>& hosts, std::string_view src) {
-  std::map<std::pair<std::string, std::vector<std::string>>, size_t> seen;
+std::string ips_text(const std::vector<std::string>& ips) {
+  std::string out = "[";
+  for (size_t i = 0; i < ips.size(); ++i) out += (i ? ", " : "") + quote(ips[i]);
+  return out + "]";
+}
+
+// A host listed again is one more rank on it, as in MLX (how a hostfile puts
+// two ranks on one host). Its entries must agree on "ips": one host with
+// two address lists is a conflict, not a second rank.
+void check_repeats(const std::vector<Host>& hosts, std::string_view src) {
+  std::map<std::string, size_t> first;
   for (size_t i = 0; i < hosts.size(); ++i) {
-    auto [it, inserted] = seen.emplace(std::make_pair(hosts[i].ssh, hosts[i].ips), i);
-    if (!inserted)
-      fail(src, host_path(i), "repeats " + host_path(it->second) + " (same \"ssh\" and \"ips\")",
-           "list each host once and ask for several ranks per host with -n/--repeat-hosts");
+    auto [it, inserted] = first.emplace(hosts[i].ssh, i);
+    const Host& was = hosts[it->second];
+    if (!inserted && was.ips != hosts[i].ips)
+      fail(src, host_path(i) + ".ips",
+           ips_text(hosts[i].ips) + " differs from " + ips_text(was.ips) + " of " +
+               host_path(it->second) + ", the same host " + quote(hosts[i].ssh),
+           "give every entry of a host the same \"ips\" (each entry is one more rank there)");
   }
 }
 
+// Devices an rdma entry names (0 for null).
+size_t width(const RdmaEntry& e) {
+  if (std::holds_alternative<std::string>(e)) return 1;
+  if (const auto* list = std::get_if<std::vector<std::string>>(&e)) return list->size();
+  return 0;
+}
+
+std::string cell(size_t i, size_t j) {
+  return host_path(i) + ".rdma[" + std::to_string(j) + "]";
+}
+
+// Every row has one entry per host (a row of [] means no RDMA at all).
+void require_rows(const std::vector<Host>& hosts, std::string_view name, std::string_view src) {
+  for (size_t i = 0; i < hosts.size(); ++i)
+    if (hosts[i].rdma.size() != hosts.size())
+      fail(src, host_path(i) + ".rdma",
+           "has " + std::to_string(hosts[i].rdma.size()) + " entries but " + std::string(name) +
+               " needs one per host",
+           "regenerate the hostfile with distconfig, or use the ring backend");
+}
+
+// jaccl (a full mesh): every pair talks over its own device.
+void require_mesh(const std::vector<Host>& hosts, std::string_view src) {
+  for (size_t i = 0; i < hosts.size(); ++i)
+    for (size_t j = 0; j < hosts.size(); ++j)
+      if (i != j && width(hosts[i].rdma[j]) == 0)
+        fail(src, cell(i, j),
+             "is null but backend \"jaccl\" (a full mesh) needs a device for every pair, " +
+                 hosts[i].ssh + " to " + hosts[j].ssh + " (" + host_path(j) + ") too",
+             "name the device " + hosts[i].ssh + " reaches it with, or regenerate the hostfile " +
+                 "with distconfig (jaccl-ring or ring when a pair has no cable)");
+}
+
+// jaccl-ring: host order is ring order; each host talks to its two
+// neighbours over the same number of devices on every ring link.
+void require_ring(const std::vector<Host>& hosts, std::string_view src) {
+  const size_t n = hosts.size();
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j : {(i + n - 1) % n, (i + 1) % n})
+      if (width(hosts[i].rdma[j]) == 0)
+        fail(src, cell(i, j),
+             "is null but backend \"jaccl-ring\" links each host to its ring neighbours, " +
+                 hosts[i].ssh + " to " + hosts[j].ssh + " (" + host_path(j) + ") here",
+             "list the hosts in ring order (each cabled to the next, the last to the first), "
+             "or regenerate the hostfile with distconfig");
+  const size_t cables = width(hosts[0].rdma[1]);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j : {(i + n - 1) % n, (i + 1) % n})
+      if (width(hosts[i].rdma[j]) != cables)
+        fail(src, cell(i, j),
+             "names " + std::to_string(width(hosts[i].rdma[j])) + " device(s) but " + cell(0, 1) +
+                 " names " + std::to_string(cables) +
+                 ": backend \"jaccl-ring\" uses as many cables on every ring link",
+             "give every ring neighbour the same number of devices, or regenerate the hostfile "
+             "with distconfig");
+}
+
 }  // namespace
+
+std::string env_advice(std::string_view entry) {
+  constexpr std::string_view key = "MLX_METAL_FAST_SYNCH=";
+  if (entry.substr(0, key.size()) != key) return "";
+  if (std::atoi(std::string(entry.substr(key.size())).c_str()) == 0) return "";
+  return std::string(entry) +
+         " can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise";
+}
+
+void require_jaccl_links(const std::vector<Host>& hosts, Backend backend,
+                         std::string_view subject) {
+  if (backend != Backend::jaccl && backend != Backend::jaccl_ring) return;
+  std::string name = "backend \"" + std::string(to_string(backend)) + "\"";
+  require_rows(hosts, name, subject);
+  if (hosts.size() < 2) return;
+  if (backend == Backend::jaccl)
+    require_mesh(hosts, subject);
+  else
+    require_ring(hosts, subject);
+}
 
 void detail::check_host_count(size_t n, std::string_view src) {
   if (n == 0)
@@ -143,7 +233,7 @@ bool is_ip_address(std::string_view s) {
   return ::inet_pton(AF_INET6, addr.c_str(), buf) == 1;
 }
 
-void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts) {
+void validate(const Hostfile& hf, std::string_view subject) {
   for (size_t k = 0; k < hf.envs.size(); ++k)
     check_env(hf.envs[k], subject, "envs[" + std::to_string(k) + "]");
   detail::check_host_count(hf.hosts.size(), subject);
@@ -154,7 +244,7 @@ void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts
     check_ips(h, subject, path);
     check_rdma(h, i, hf.hosts.size(), subject, path);
   }
-  if (!opts.allow_repeated_hosts) check_duplicates(hf.hosts, subject);
+  check_repeats(hf.hosts, subject);
 }
 
 void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject) {
@@ -168,6 +258,7 @@ void require_backend_fields(const Hostfile& hf, Backend backend, std::string_vie
       fail(subject, "hosts[0].ips",
            "is empty but " + name + " uses rank 0's first address as coordinator",
            "add rank 0's management address (e.g. its en0 address)");
+    require_jaccl_links(hf.hosts, backend, subject);
   } else if (backend == Backend::ring && hf.hosts.size() > 1) {
     for (size_t i = 0; i < hf.hosts.size(); ++i)
       if (hf.hosts[i].ips.empty())

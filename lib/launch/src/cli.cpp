@@ -40,9 +40,11 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("-p,--starting-port", o.starting_port, "First port of the ring/coordinator");
   app.add_option("--cwd", o.cwd, "Working directory on every host (must exist)");
   app.add_option("--nccl-port", o.nccl_port, "NCCL coordinator port");
-  app.add_option("--python", o.python, "Interpreter for *.py commands");
-  app.add_flag("--verbose", o.verbose, "Say what happens");
-  app.add_flag("--print-python", o.print_python, "Print the interpreter used and exit");
+  app.add_option("--python", o.python, "Interpreter put before the command (any command)");
+  app.add_flag("--verbose", o.verbose,
+               "Say what happens; ranks get MLX_RING_VERBOSE=1 (ring) or NCCL_DEBUG=INFO (nccl)");
+  app.add_flag("--print-python", o.print_python,
+               "Print --python, else the absolute path of python3 on PATH, and exit");
   app.add_option("--ssh-config", o.ssh_config, "ssh_config file to read");
   app.add_flag("--accept-new-host-keys", o.accept_new_host_keys,
                "Accept unknown host keys (never changed ones)");

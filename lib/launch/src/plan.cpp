@@ -7,6 +7,7 @@
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
 
@@ -130,10 +131,38 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
   }
 }
 
+bool has_key(const EnvList& env, std::string_view key) {
+  for (const auto& [k, v] : env)
+    if (k == key) return true;
+  return false;
+}
+
+// What mlx.launch adds after the user's variables (they are in `extra`),
+// and distkit's PYTHONUNBUFFERED and PYTHONFAULTHANDLER.
+void add_launcher_env(EnvList& extra, Backend backend, const LaunchOptions& o) {
+  // MLX #3618: the launcher's terminal size, unless COLUMNS is set.
+  if (o.terminal.columns > 0 && !has_key(extra, "COLUMNS")) {
+    extra.emplace_back("COLUMNS", std::to_string(o.terminal.columns));
+    extra.emplace_back("LINES", std::to_string(o.terminal.lines));
+  }
+  // A rank's stdout is a pipe: without this, Python holds print() output
+  // until the buffer fills or the rank ends. The user's choice wins.
+  if (!has_key(extra, "PYTHONUNBUFFERED"))
+    extra.emplace_back("PYTHONUNBUFFERED", o.python_unbuffered.value_or("1"));
+  // A Python rank stopped on a stall or --timeout without py-spy on its
+  // host prints its Python frames (stacks.cpp sends SIGABRT); free until
+  // then. Not under mpirun, whose ranks distkit does not stop.
+  if (backend != Backend::mpi && !has_key(extra, "PYTHONFAULTHANDLER"))
+    extra.emplace_back("PYTHONFAULTHANDLER", "1");
+  if (o.verbose && backend == Backend::ring) extra.emplace_back("MLX_RING_VERBOSE", "1");
+  if (o.verbose && backend == Backend::nccl) extra.emplace_back("NCCL_DEBUG", "INFO");
+}
+
 void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOptions& o) {
   EnvList extra;
   for (const auto& e : hf.envs) extra.push_back(parse_env_entry(e, "hostfile envs"));
   for (const auto& e : o.env) extra.push_back(parse_env_entry(e, "--env"));
+  add_launcher_env(extra, plan.backend, o);
   const std::string world = std::to_string(plan.ranks.size());
   for (auto& r : plan.ranks) {
     if (plan.backend != Backend::mpi) r.env.emplace_back("MLX_RANK", std::to_string(r.rank));
@@ -143,10 +172,6 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
     r.env.emplace_back("DISTKIT_LOCAL_SIZE", std::to_string(r.local_size));
     r.env.emplace_back("DISTKIT_HOST", r.host);
     r.env.emplace_back("DISTKIT_JOB_ID", plan.job_id);
-    // A Python rank stopped on a stall or --timeout without py-spy on its
-    // host prints its Python frames (stacks.cpp sends SIGABRT); free until
-    // then. --env or the hostfile may set it otherwise (they come after).
-    if (plan.backend != Backend::mpi) r.env.emplace_back("PYTHONFAULTHANDLER", "1");
     r.env.insert(r.env.end(), extra.begin(), extra.end());
   }
 }
@@ -189,6 +214,8 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
   plan.cwd = options.cwd;
   plan.job_id = job_id;
   std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts);
+  hostfile::require_jaccl_links(hosts, plan.backend,
+                                options.hostfile ? options.hostfile->string() : "--hosts");
   std::map<std::string, int> per_host;
   for (const auto& h : hosts) per_host[h.ssh]++;
   std::map<std::string, int> seen;
@@ -207,12 +234,42 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
 }
 
 std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::string& python) {
+                                       const std::optional<std::string>& python) {
   std::vector<std::string> words = command;
-  const std::string& first = words.empty() ? std::string() : words.front();
-  if (first.size() > 3 && first.compare(first.size() - 3, 3, ".py") == 0)
-    words.insert(words.begin(), python);
+  if (python) words.insert(words.begin(), *python);
   return words;
+}
+
+TerminalSize terminal_size(const char* columns, const char* lines,
+                           std::optional<TerminalSize> tty) {
+  // Python's int(): optional blanks around an optional sign and digits.
+  auto number = [](const char* text) {
+    std::string_view t = text ? trim(text) : std::string_view();
+    size_t at = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
+    if (at == t.size() || t.size() - at > 9) return 0;
+    for (size_t i = at; i < t.size(); ++i)
+      if (t[i] < '0' || t[i] > '9') return 0;
+    int v = std::stoi(std::string(t.substr(at)));
+    return t[0] == '-' ? -v : v;
+  };
+  TerminalSize size{number(columns), number(lines)};
+  if (size.columns <= 0 || size.lines <= 0) {
+    TerminalSize fallback = tty.value_or(TerminalSize{});
+    if (size.columns <= 0) size.columns = fallback.columns;
+    if (size.lines <= 0) size.lines = fallback.lines;
+  }
+  return size;
+}
+
+std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const LaunchOptions& o,
+                                      const std::string& hostfile_subject) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < hf.envs.size(); ++i)
+    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty())
+      out.push_back(hostfile_subject + ": envs[" + std::to_string(i) + "]: " + advice);
+  for (const auto& e : o.env)
+    if (auto advice = hostfile::env_advice(e); !advice.empty()) out.push_back("--env: " + advice);
+  return out;
 }
 
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {

@@ -130,8 +130,11 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
                               ", this distlaunch " + kVersion +
                               " (same protocol, so the job runs); install the same version there");
   if (fact("cmd") == "missing")
-    report.problems.push_back(host + ": command '" + plan.command.front() +
-                              "' not found; install it there or give its full path");
+    report.problems.push_back(host + ": command '" + plan.command.front() + "' not found; " +
+                              (plan.command.front().ends_with(".py")
+                                   ? "run the script with its interpreter (python3 " +
+                                         plan.command.front() + ", or --python PATH)"
+                                   : std::string("install it there or give its full path")));
   if (cwd_required && fact("cwd") == "missing")
     report.problems.push_back(host + ": directory '" + plan.cwd.value_or("") +
                               "' does not exist; create it there or fix --cwd");

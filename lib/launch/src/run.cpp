@@ -1,6 +1,7 @@
 // run_distlaunch: one call per step, in the order a launch happens — hosts,
 // plan, (dry run), connections, preflight, supervision, manifest.
 #include <netdb.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -280,15 +281,39 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
   return report;
 }
 
+// What --print-python prints, as mlx.launch (`args.python or
+// sys.executable`): --python as given, else the absolute path of the
+// python3 this machine's PATH finds (the one to check exists on every host).
+std::string interpreter(const LaunchOptions& o) {
+  if (o.python) return *o.python;
+  const char* path = std::getenv("PATH");
+  if (auto found = find_on_path("python3", path ? path : "/usr/bin:/bin")) return *found;
+  throw UsageError("--print-python", "no python3 on PATH",
+                   "install Python 3, or name the interpreter with --python PATH");
+}
+
+// The options with what distlaunch's surroundings add (options.hpp).
+LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
+  std::optional<TerminalSize> tty;
+  winsize ws{};
+  if (out && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0) tty = TerminalSize{ws.ws_col, ws.ws_row};
+  o.terminal = terminal_size(std::getenv("COLUMNS"), std::getenv("LINES"), tty);
+  if (const char* v = std::getenv("PYTHONUNBUFFERED")) o.python_unbuffered = v;
+  return o;
+}
+
 }  // namespace
 
-int run_distlaunch(const LaunchOptions& o, const Services& s) {
-  if (o.print_python) {
-    std::fprintf(s.out, "%s\n", o.python.c_str());
+int run_distlaunch(const LaunchOptions& options, const Services& s) {
+  if (options.print_python) {
+    std::fprintf(s.out, "%s\n", interpreter(options).c_str());
     return 0;
   }
+  const LaunchOptions o = with_surroundings(options, s.out);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  for (const auto& w : env_warnings(hosts.model, o, o.hostfile ? o.hostfile->string() : ""))
+    std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))
     throw UsageError("--stdin-rank", "no rank " + std::to_string(*o.stdin_rank) + " in this job",
                      "give a rank between 0 and the number of ranks - 1");

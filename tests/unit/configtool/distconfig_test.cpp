@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catch.hpp"
+#include "distkit/hostfile/hostfile.hpp"
 #include "run_tool.hpp"
 #include "test_data.hpp"
 
@@ -132,16 +133,76 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   auto env = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--env", "BAD KEY=1"});
   CHECK(env.status == 2);
   CHECK(env.err.rfind("distconfig: error: --env", 0) == 0);
-  auto be = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--backend", "ring"});
+  auto be = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--backend", "jaccl"});
   CHECK(be.status == 2);
   CHECK(be.err ==
-        "distconfig: error: --backend: only applies to --over thunderbolt; drop "
-        "--backend for an Ethernet hostfile\n");
+        "distconfig: error: --backend: jaccl needs --over thunderbolt (RDMA over its cables); "
+        "use --backend ring over Ethernet, or --over thunderbolt\n");
   CHECK(run_tool({"--over", "wifi"}).status == 2);
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
   CHECK(missing.status == 1);
   CHECK(missing.err.find("  a: no saved probe in /nonexistent-distkit\n") != std::string::npos);
+}
+
+TEST_CASE("--over ethernet --backend ring (an MLX user's TCP ring) writes a ring hostfile") {
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--backend", "ring"});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["backend"] == "ring");
+  CHECK(j["hosts"][0]["ips"] == nlohmann::json::array({"127.0.0.1"}));
+  // What distlaunch runs it with: the ring over each host's address.
+  auto hf = distkit::hostfile::parse(r.out, "out");
+  CHECK_NOTHROW(distkit::hostfile::require_backend_fields(hf, *hf.backend, "out"));
+}
+
+TEST_CASE("--check over ethernet: the ring is ready on hosts with addresses, no cable needed") {
+  // Three Macs with a Thunderbolt chain (no ring of cables), all on a LAN.
+  auto dir = data_dir() / "scenarios" / "chain3_m3ultra_missing_cable";
+  const std::string three = "studio-a,studio-b,studio-c";
+  auto r = run_tool({"--hosts", three, "--over", "ethernet", "--backend", "ring", "--check",
+                     "--from-probes", dir.string()});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("\nring: ready\n") != std::string::npos);
+  CHECK(r.out.find("\nethernet: ready\n") != std::string::npos);
+  // Over Thunderbolt the same hosts have no ring.
+  auto tb =
+      run_tool({"--hosts", three, "--backend", "ring", "--check", "--from-probes", dir.string()});
+  CHECK(tb.status == 1);
+  CHECK(tb.out.find("\nring: not ready: no ring through all 3 hosts\n") != std::string::npos);
+  // A host without an address is what keeps a ring over Ethernet from running.
+  fs::path d = temp_dir("noaddr");
+  fs::copy(dir, d, fs::copy_options::overwrite_existing | fs::copy_options::recursive);
+  for (auto& f : fs::directory_iterator(d))
+    fs::permissions(f.path(), fs::perms::owner_all, fs::perm_options::add);
+  std::ofstream(d / "studio-b.ipconfig_getifaddr_en0.txt", std::ios::trunc) << "";
+  auto none = run_tool({"--hosts", three, "--over", "ethernet", "--backend", "ring", "--check",
+                        "--json", "--from-probes", d.string()});
+  CHECK(none.status == 1);
+  auto j = nlohmann::json::parse(none.out);
+  CHECK(j["verdicts"]["ring"]["reason"] == "no address found for studio-b");
+  CHECK(j["ready"] == false);
+  fs::remove_all(d);
+}
+
+TEST_CASE("--hostfile listing a host twice (two ranks there) probes it once") {
+  fs::path d = temp_dir("repeat");
+  std::ofstream(d / "in.json") << R"([{"ssh": "127.0.0.1"}, {"ssh": "127.0.0.1"}])";
+  auto r = run_tool({"--hostfile", (d / "in.json").string(), "--over", "ethernet"});
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(r.out)["hosts"].size() == 1);
+  fs::remove_all(d);
+}
+
+TEST_CASE("--env MLX_METAL_FAST_SYNCH=1 is written, with a warning") {
+  auto r =
+      run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--env", "MLX_METAL_FAST_SYNCH=1"});
+  CHECK(r.status == 0);
+  CHECK(r.err ==
+        "distconfig: warning: --env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, "
+        "#4005); leave it unset, as MLX's docs now advise\n");
+  CHECK(nlohmann::json::parse(r.out)["envs"][0] == "MLX_METAL_FAST_SYNCH=1");
 }
 
 TEST_CASE("--auto-setup, --verify and --teardown need the hosts, not saved probes") {

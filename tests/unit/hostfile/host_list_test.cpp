@@ -60,7 +60,7 @@ TEST_CASE("-n repeats each host in place, as mlx.launch does") {
   CHECK(ranks[3] == ranks[2]);
   Hostfile hf;
   hf.hosts = ranks;
-  CHECK_NOTHROW(validate(hf, "--hosts", {.allow_repeated_hosts = true}));
+  CHECK_NOTHROW(validate(hf, "--hosts"));
 }
 
 TEST_CASE("-n must be a positive count that keeps the job bounded") {

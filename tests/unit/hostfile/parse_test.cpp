@@ -141,7 +141,7 @@ TEST_CASE("wrong types name the JSON path, what was expected and what was found"
         "hosts.json: backend: expected a string, found null; write e.g. \"backend\": \"ring\"");
   CHECK(parse_error("{\"envs\": [\"A=1\", 2], \"hosts\": [{\"ssh\": \"a\"}]}") ==
         "hosts.json: envs[1]: expected a string, found a number; write e.g. \"envs\": "
-        "[\"MLX_METAL_FAST_SYNCH=1\"]");
+        "[\"MLX_RING_VERBOSE=1\"]");
 }
 
 TEST_CASE("missing required keys are named") {

@@ -1,5 +1,5 @@
 // The semantic checks, each error text asserted exactly: names, addresses,
-// the rdma matrix, env entries, duplicates, and per-backend requirements.
+// the rdma matrix, env entries, repeated hosts, and per-backend requirements.
 #include <string>
 
 #include "catch.hpp"
@@ -110,7 +110,7 @@ TEST_CASE("env entries must be KEY=VALUE with a word-character key") {
                        "], \"hosts\": [{\"ssh\": \"a\"}]}");
   };
   CHECK(with_env("\"FOO\"") ==
-        "hosts.json: envs[1]: \"FOO\" is not KEY=VALUE; write e.g. \"MLX_METAL_FAST_SYNCH=1\"");
+        "hosts.json: envs[1]: \"FOO\" is not KEY=VALUE; write e.g. \"MLX_RING_VERBOSE=1\"");
   CHECK(with_env("\"=1\"") == "hosts.json: envs[1]: \"=1\" has an empty key; write KEY=VALUE");
   CHECK(with_env("\"MY-VAR=1\"") ==
         "hosts.json: envs[1]: key \"MY-VAR\" may contain only letters, digits and '_'; "
@@ -121,26 +121,29 @@ TEST_CASE("env entries must be KEY=VALUE with a word-character key") {
   CHECK(hf.envs[0] == "A_1=x=y z");
 }
 
-TEST_CASE("the same (ssh, ips) pair twice in a file is refused, naming both") {
-  CHECK(parse_error("[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
-                    "{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}]") ==
-        "hosts.json: hosts[2]: repeats hosts[0] (same \"ssh\" and \"ips\"); list each host once "
-        "and ask for several ranks per host with -n/--repeat-hosts");
-  // The same name with other addresses is a different endpoint.
-  CHECK(
-      parse(
-          "[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]",
-          "f")
-          .hosts.size() == 2);
+TEST_CASE("a host listed again is one more rank on it, as in MLX") {
+  Hostfile hf = parse(
+      "[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
+      "{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}]",
+      "f");
+  REQUIRE(hf.hosts.size() == 3);
+  CHECK(hf.hosts[2] == hf.hosts[0]);
+  Hostfile built;
+  built.hosts = {{"a", {}, {}}, {"a", {}, {}}};
+  CHECK_NOTHROW(validate(built, "--hosts"));
 }
 
-TEST_CASE("repeated hosts pass when the caller built them with -n") {
+TEST_CASE("one host listed with two different ips lists is refused, naming both") {
+  CHECK(parse_error("[{\"ssh\": \"a\", \"ips\": [\"10.0.0.1\"]}, {\"ssh\": \"b\"}, "
+                    "{\"ssh\": \"a\", \"ips\": [\"10.0.0.2\"]}]") ==
+        "hosts.json: hosts[2].ips: [\"10.0.0.2\"] differs from [\"10.0.0.1\"] of hosts[0], the "
+        "same host \"a\"; give every entry of a host the same \"ips\" (each entry is one more "
+        "rank there)");
   Hostfile hf;
-  hf.hosts = {{"a", {}, {}}, {"a", {}, {}}};
-  CHECK(usage_error_of([&] { validate(hf, "--hosts"); }) ==
-        "--hosts: hosts[1]: repeats hosts[0] (same \"ssh\" and \"ips\"); list each host once and "
-        "ask for several ranks per host with -n/--repeat-hosts");
-  CHECK_NOTHROW(validate(hf, "--hosts", {.allow_repeated_hosts = true}));
+  hf.hosts = {{"a", {"10.0.0.1"}, {}}, {"a", {}, {}}};
+  CHECK(usage_error_of([&] { validate(hf, "x"); }) ==
+        "x: hosts[1].ips: [] differs from [\"10.0.0.1\"] of hosts[0], the same host \"a\"; give "
+        "every entry of a host the same \"ips\" (each entry is one more rank there)");
 }
 
 TEST_CASE("models built in code must hold UTF-8 text") {
@@ -173,4 +176,65 @@ TEST_CASE("the ring backend needs addresses on every host of a multi-host job") 
   hf.hosts.pop_back();
   CHECK_NOTHROW(require_backend_fields(hf, Backend::ring, "h"));
   CHECK_NOTHROW(require_backend_fields(hf, Backend::mpi, "h"));
+}
+
+namespace {
+RdmaEntry dev(const char* d) {
+  return std::string(d);
+}
+RdmaEntry devs(std::vector<std::string> d) {
+  return d;
+}
+const RdmaEntry none{};
+
+// a-b-c-d-a, one cable per link (the rows of a jaccl-ring hostfile).
+std::vector<Host> ring4() {
+  return {{"a", {}, {none, dev("rdma_en3"), none, dev("rdma_en4")}},
+          {"b", {}, {dev("rdma_en3"), none, dev("rdma_en4"), none}},
+          {"c", {}, {none, dev("rdma_en3"), none, dev("rdma_en4")}},
+          {"d", {}, {dev("rdma_en4"), none, dev("rdma_en3"), none}}};
+}
+}  // namespace
+
+TEST_CASE("jaccl-ring needs a device to both ring neighbours of every host (MLX #4284)") {
+  CHECK_NOTHROW(require_jaccl_links(ring4(), Backend::jaccl_ring, "h"));
+  CHECK_NOTHROW(require_jaccl_links(ring4(), Backend::ring, "h"));
+  // The same rows in another order: c is no longer next to d.
+  auto hosts = ring4();
+  std::swap(hosts[1], hosts[2]);
+  for (auto& h : hosts) std::swap(h.rdma[1], h.rdma[2]);
+  CHECK(usage_error_of([&] { require_jaccl_links(hosts, Backend::jaccl_ring, "h"); }) ==
+        "h: hosts[0].rdma[1]: is null but backend \"jaccl-ring\" links each host to its ring "
+        "neighbours, a to c (hosts[1]) here; list the hosts in ring order (each cabled to the "
+        "next, the last to the first), or regenerate the hostfile with distconfig");
+  // A ring is not a mesh: a and c have no device between them.
+  CHECK(usage_error_of([&] { require_jaccl_links(ring4(), Backend::jaccl, "h"); }) ==
+        "h: hosts[0].rdma[2]: is null but backend \"jaccl\" (a full mesh) needs a device for "
+        "every pair, a to c (hosts[2]) too; name the device a reaches it with, or regenerate the "
+        "hostfile with distconfig (jaccl-ring or ring when a pair has no cable)");
+}
+
+TEST_CASE("jaccl-ring needs as many devices on every ring link") {
+  auto hosts = ring4();
+  hosts[2].rdma[3] = devs({"rdma_en4", "rdma_en5"});
+  CHECK(usage_error_of([&] { require_jaccl_links(hosts, Backend::jaccl_ring, "h"); }) ==
+        "h: hosts[2].rdma[3]: names 2 device(s) but hosts[0].rdma[1] names 1: backend "
+        "\"jaccl-ring\" uses as many cables on every ring link; give every ring neighbour the "
+        "same number of devices, or regenerate the hostfile with distconfig");
+  for (auto& h : hosts)
+    for (auto& e : h.rdma)
+      if (!std::holds_alternative<std::monostate>(e)) e = devs({"rdma_en4", "rdma_en5"});
+  CHECK_NOTHROW(require_jaccl_links(hosts, Backend::jaccl_ring, "h"));
+}
+
+TEST_CASE("two jaccl-ring hosts are each other's both neighbours; one host needs no link") {
+  std::vector<Host> two = {{"a", {}, {none, dev("rdma_en3")}}, {"b", {}, {dev("rdma_en3"), none}}};
+  CHECK_NOTHROW(require_jaccl_links(two, Backend::jaccl_ring, "h"));
+  CHECK_NOTHROW(require_jaccl_links(two, Backend::jaccl, "h"));
+  two[1].rdma[0] = none;
+  CHECK(usage_error_of([&] {
+          require_jaccl_links(two, Backend::jaccl_ring, "h");
+        }).rfind("h: hosts[1].rdma[0]: is null", 0) == 0);
+  std::vector<Host> one = {{"a", {}, {none}}};
+  CHECK_NOTHROW(require_jaccl_links(one, Backend::jaccl, "h"));
 }

@@ -233,3 +233,15 @@ TEST_CASE("the agent's checks: a missing command or directory and a taken port a
                 "--starting-port"});
   CHECK_FALSE(r.report.hosts.at("localhost").os.empty());
 }
+
+TEST_CASE("a missing .py command is pointed at its interpreter (no automatic python)",
+          "[launch][preflight]") {
+  hostfile::Hostfile hf;
+  hf.hosts.push_back({"localhost", {"127.0.0.1"}, {}});
+  LaunchOptions o;
+  o.command = {"train.py", "--epochs", "3"};
+  auto r = preflight_with({DISTKIT_AGENT_PATH}, std::nullopt, build_plan(hf, o, nullptr, "j"));
+  CHECK(r.report.problems ==
+        std::vector<std::string>{"localhost: command 'train.py' not found; run the script with "
+                                 "its interpreter (python3 train.py, or --python PATH)"});
+}

@@ -46,7 +46,8 @@ TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the co
   CHECK(mpirun_argv(plan, o, "/tmp/h") ==
         std::vector<std::string>{"mpirun", "--hostfile", "/tmp/h", "-np", "1", "-x",
                                  "DISTKIT_WORLD_SIZE=1", "-x", "DISTKIT_JOB_ID=j1", "-x", "K=V",
-                                 "--bind-to", "none", "python3", "job.py"});
+                                 "-x", "PYTHONUNBUFFERED=1", "--bind-to", "none", "python3",
+                                 "job.py"});
 }
 
 TEST_CASE("the dry run shows every rank, its environment and never the secret",

@@ -154,9 +154,127 @@ TEST_CASE("a missing command is refused with a hint", "[launch][plan]") {
         "command: no command given; put it after --, e.g. distlaunch -n 2 -- hostname");
 }
 
-TEST_CASE("a python script runs under --python", "[launch][plan]") {
+TEST_CASE("--python goes before any command, as mlx.launch since MLX #4002", "[launch][plan]") {
+  CHECK(command_words({"-m", "mlx_lm.server", "--port", "8080"}, "/opt/py") ==
+        std::vector<std::string>{"/opt/py", "-m", "mlx_lm.server", "--port", "8080"});
   CHECK(command_words({"job.py", "-x"}, "/opt/py") ==
         std::vector<std::string>{"/opt/py", "job.py", "-x"});
-  CHECK(command_words({"python3", "job.py"}, "/opt/py") ==
-        std::vector<std::string>{"python3", "job.py"});
+  // Without --python the command runs as given, a script too (MLX #3536).
+  CHECK(command_words({"job.py", "-x"}, std::nullopt) == std::vector<std::string>{"job.py", "-x"});
+  auto o = with_command({"-m", "mlx_lm.server"});
+  o.python = "/opt/venv/bin/python";
+  CHECK(build_plan(local_hostfile(), o, nullptr, "j").command ==
+        std::vector<std::string>{"/opt/venv/bin/python", "-m", "mlx_lm.server"});
+}
+
+TEST_CASE("--verbose turns on the backend's own logging, as mlx.launch does", "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.repeat_hosts = 2;
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[1], "MLX_RING_VERBOSE") ==
+        "<unset>");
+  o.verbose = true;
+  Plan ring = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(ring.ranks[1], "MLX_RING_VERBOSE") == "1");
+  CHECK(env_of(ring.ranks[1], "NCCL_DEBUG") == "<unset>");
+  o.backend = "nccl";
+  Plan nccl = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(nccl.ranks[0], "NCCL_DEBUG") == "INFO");
+  CHECK(env_of(nccl.ranks[0], "MLX_RING_VERBOSE") == "<unset>");
+}
+
+TEST_CASE("the launcher's terminal size reaches the ranks unless COLUMNS is set (MLX #3618)",
+          "[launch][plan]") {
+  auto o = with_command({"true"});
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "COLUMNS") == "<unset>");
+  o.terminal = {132, 43};
+  Plan p = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(p.ranks[0], "COLUMNS") == "132");
+  CHECK(env_of(p.ranks[0], "LINES") == "43");
+  o.env = {"COLUMNS=80"};
+  Plan mine = build_plan(local_hostfile(), o, nullptr, "j");
+  CHECK(env_of(mine.ranks[0], "COLUMNS") == "80");
+  CHECK(env_of(mine.ranks[0], "LINES") == "<unset>");
+}
+
+TEST_CASE("the terminal size is read as Python's shutil.get_terminal_size((0, 0))",
+          "[launch][plan]") {
+  CHECK(terminal_size(nullptr, nullptr, std::nullopt) == TerminalSize{0, 0});
+  CHECK(terminal_size(nullptr, nullptr, TerminalSize{80, 24}) == TerminalSize{80, 24});
+  CHECK(terminal_size("100", nullptr, TerminalSize{80, 24}) == TerminalSize{100, 24});
+  CHECK(terminal_size(" 100 ", "50", std::nullopt) == TerminalSize{100, 50});
+  CHECK(terminal_size("100", nullptr, std::nullopt) == TerminalSize{100, 0});
+  CHECK(terminal_size("wide", "-3", TerminalSize{80, 24}) == TerminalSize{80, 24});
+}
+
+TEST_CASE("ranks get PYTHONUNBUFFERED=1 unless the user set it", "[launch][plan]") {
+  auto o = with_command({"python3", "job.py"});
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "1");
+  auto hf = local_hostfile();
+  hf.envs = {"PYTHONUNBUFFERED=0"};
+  Plan from_file = build_plan(hf, o, nullptr, "j");
+  int seen = 0;
+  for (const auto& [k, v] : from_file.ranks[0].env) seen += k == "PYTHONUNBUFFERED";
+  CHECK(seen == 1);
+  CHECK(env_of(from_file.ranks[0], "PYTHONUNBUFFERED") == "0");
+  o.env = {"PYTHONUNBUFFERED="};
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "");
+  o.env.clear();
+  o.python_unbuffered = "";  // distlaunch's own environment sets it (empty: off)
+  CHECK(env_of(build_plan(local_hostfile(), o, nullptr, "j").ranks[0], "PYTHONUNBUFFERED") == "");
+}
+
+TEST_CASE("MLX_METAL_FAST_SYNCH turned on is warned about, from the hostfile and --env",
+          "[launch][plan]") {
+  auto hf = local_hostfile();
+  hf.envs = {"A=1", "MLX_METAL_FAST_SYNCH=1"};
+  auto o = with_command({"true"});
+  o.env = {"MLX_METAL_FAST_SYNCH=1", "MLX_METAL_FAST_SYNCH=0"};
+  CHECK(env_warnings(hf, o, "hosts.json") ==
+        std::vector<std::string>{
+            "hosts.json: envs[1]: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); "
+            "leave it unset, as MLX's docs now advise",
+            "--env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); leave it unset, "
+            "as MLX's docs now advise"});
+  // Only a warning: the ranks still get it.
+  CHECK(env_of(build_plan(hf, o, nullptr, "j").ranks[0], "MLX_METAL_FAST_SYNCH") == "0");
+}
+
+namespace {
+// Three hosts with a device for every pair (a full mesh).
+hostfile::Hostfile jaccl_mesh3() {
+  hostfile::Hostfile hf;
+  hf.backend = Backend::jaccl;
+  auto dev = [](const char* d) { return hostfile::RdmaEntry(std::string(d)); };
+  hostfile::RdmaEntry none;
+  hf.hosts = {{"a", {"10.0.0.1"}, {none, dev("rdma_en3"), dev("rdma_en4")}},
+              {"b", {"10.0.0.2"}, {dev("rdma_en3"), none, dev("rdma_en4")}},
+              {"c", {"10.0.0.3"}, {dev("rdma_en3"), dev("rdma_en4"), none}}};
+  return hf;
+}
+}  // namespace
+
+TEST_CASE("a jaccl hostfile missing a pair the backend uses is refused (MLX #4283, #4284)",
+          "[launch][plan]") {
+  auto o = with_command({"true"});
+  o.hostfile = "hosts.json";
+  CHECK_NOTHROW(build_plan(jaccl_mesh3(), o, nullptr, "j"));
+  auto hf = jaccl_mesh3();
+  hf.hosts[1].rdma[2] = std::monostate{};
+  CHECK(usage_error_text([&] { build_plan(hf, o, nullptr, "j"); }) ==
+        "hosts.json: hosts[1].rdma[2]: is null but backend \"jaccl\" (a full mesh) needs a device "
+        "for every pair, b to c (hosts[2]) too; name the device b reaches it with, or regenerate "
+        "the hostfile with distconfig (jaccl-ring or ring when a pair has no cable)");
+  // As a ring a-b-c-a, b-c is one of its links: refused the same way.
+  o.backend = "jaccl-ring";
+  CHECK(usage_error_text([&] {
+          build_plan(hf, o, nullptr, "j");
+        }).rfind("hosts.json: hosts[1].rdma[2]: is null but backend \"jaccl-ring\"", 0) == 0);
+  // --hosts gives no RDMA rows at all.
+  hostfile::Hostfile names;
+  names.hosts = hostfile::parse_host_list("10.0.0.1,10.0.0.2");
+  auto by_name = with_command({"true"});
+  by_name.backend = "jaccl";
+  CHECK(usage_error_text([&] { build_plan(names, by_name, nullptr, "j"); }) ==
+        "--hosts: hosts[0].rdma: has 0 entries but backend \"jaccl\" needs one per host; "
+        "regenerate the hostfile with distconfig, or use the ring backend");
 }

@@ -88,3 +88,50 @@ TEST_CASE("chain3: neither mesh nor ring; partial rings as the reference lists t
   CHECK(partial[1].order == std::vector<int>{1, 2});
   CHECK(render_dot(s.t) == expected("chain3_m3ultra_missing_cable", "expected_dot.stdout.txt"));
 }
+
+// exo#2160: two cables between a pair, each end's device picked on its own,
+// so "rail 0" was one cable on one side and the other cable on the other:
+// model loading deadlocked. Here studio-b's ports are numbered the other way
+// round (Thunderbolt 2 is en4, Thunderbolt 3 is en3: enX cannot be computed
+// from N), so the same cable has a different name at each end: rail k must
+// still be one cable, named by each end.
+TEST_CASE("pair2, crossed names: rail k is the same cable at both ends of a pair") {
+  auto hosts = test::scenario_hosts("pair2_m3ultra_double_cable", {"studio-a", "studio-b"});
+  for (auto& p : hosts[1].hardware_ports) {
+    if (p.name == "Thunderbolt 2")
+      p.device = "en4";
+    else if (p.name == "Thunderbolt 3")
+      p.device = "en3";
+  }
+  // The cables, from the captures: receptacle 2 to 2, and 3 to 3.
+  const std::vector<std::pair<std::string, std::string>> cables = {{"en3", "en4"}, {"en4", "en3"}};
+  auto t = build_topology(hosts);
+  auto a = analyze(t, hosts);
+  REQUIRE(a.ring);
+  REQUIRE(a.ring->width == 2);
+  auto ring = jaccl_ring_hostfile(t, hosts, *a.ring, {});
+  using Rail = std::vector<std::string>;
+  CHECK(ring.hosts[0].rdma[1] == hostfile::RdmaEntry(Rail{"rdma_en3", "rdma_en4"}));
+  CHECK(ring.hosts[1].rdma[0] == hostfile::RdmaEntry(Rail{"rdma_en4", "rdma_en3"}));
+  for (size_t k = 0; k < 2; ++k) {
+    INFO("rail " << k);
+    CHECK(std::get<Rail>(ring.hosts[0].rdma[1])[k] == "rdma_" + cables[k].first);
+    CHECK(std::get<Rail>(ring.hosts[1].rdma[0])[k] == "rdma_" + cables[k].second);
+  }
+  // jaccl uses one cable per pair: the same one from both ends.
+  auto mesh = jaccl_hostfile(t, hosts, {});
+  CHECK(mesh.hosts[0].rdma[1] == hostfile::RdmaEntry(std::string("rdma_en3")));
+  CHECK(mesh.hosts[1].rdma[0] == hostfile::RdmaEntry(std::string("rdma_en4")));
+  // The ring over TCP: ips[k] at both ends are the two addresses of one cable.
+  REQUIRE(t.links.size() == 2);
+  std::vector<LinkAddresses> plan;
+  for (size_t l = 0; l < t.links.size(); ++l) {
+    const auto& link = t.links[l];
+    std::string a_end = t.hosts[size_t(link.a)].name + ":" + t.iface(link.a, link);
+    std::string b_end = t.hosts[size_t(link.b)].name + ":" + t.iface(link.b, link);
+    plan.push_back({a_end, b_end});  // stand-ins for addresses: the ends' names
+  }
+  auto tcp = ring_hostfile(t, plan, *a.ring, {});
+  CHECK(tcp.hosts[0].ips == std::vector<std::string>{"studio-a:en3", "studio-a:en4"});
+  CHECK(tcp.hosts[1].ips == std::vector<std::string>{"studio-b:en4", "studio-b:en3"});
+}

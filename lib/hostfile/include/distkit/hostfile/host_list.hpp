@@ -27,7 +27,6 @@ std::vector<Host> parse_host_list(std::string_view list, std::string_view flag =
 // Throws UsageError (subject `flag`) when n < 1, when the result would exceed
 // kMaxHosts ranks, and when n > 1 for hosts with rdma rows (the RDMA matrix
 // has one row and column per host, so it cannot be repeated).
-// The result passes validate() only with allow_repeated_hosts.
 std::vector<Host> repeat_hosts(const std::vector<Host>& hosts, int n,
                                std::string_view flag = "-n/--repeat-hosts");
 

@@ -60,26 +60,35 @@ inline constexpr int kMaxJsonDepth = 32;  // a valid hostfile nests 5 levels
 // form: `hosts[2]` is the third host in a bare list as well.
 Hostfile parse(std::string_view json_text, std::string_view subject);
 
-struct ValidateOptions {
-  // A file may not list the same (ssh, ips) pair twice: that is almost always
-  // a copy-paste mistake, and several ranks per host are asked for with
-  // -n/--repeat-hosts. Hostfiles the tools build with repeat_hosts() set this.
-  bool allow_repeated_hosts = false;
-};
-
 // Validates a model built in code (the same checks parse() applies after the
 // type checks): 1..4096 hosts; `ssh` non-empty, not starting with '-', no
 // white space or control characters; every `ips` entry an IPv4 or IPv6
 // address (inet_pton; IPv6 may carry a %zone); every non-empty `rdma` row has
 // one entry per host, null at the host's own index, device names non-empty;
-// `envs` entries KEY=VALUE with KEY in [A-Za-z0-9_]+; all strings UTF-8;
-// no duplicate (ssh, ips) pairs unless allowed. Throws UsageError.
-void validate(const Hostfile& hf, std::string_view subject, ValidateOptions opts = {});
+// `envs` entries KEY=VALUE with KEY in [A-Za-z0-9_]+; all strings UTF-8.
+// A host listed more than once is one more rank on it (as in MLX); all its
+// entries must have the same `ips`. Throws UsageError.
+void validate(const Hostfile& hf, std::string_view subject);
+
+// Advice on one "KEY=VALUE" entry for the ranks, "" when there is none:
+// MLX_METAL_FAST_SYNCH turned on (a value atoi reads as non-zero, as MLX
+// does) can wedge the GPU (MLX #3142, #4005) and MLX's docs now say to
+// leave it unset. A warning, never an error: the job runs with it.
+std::string env_advice(std::string_view entry);
 
 // jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
-// host and an address on rank 0 (the coordinator). Throws UsageError naming
-// the first host that lacks it. Other backends: no extra requirement.
+// host and an address on rank 0 (the coordinator), and require_jaccl_links.
+// Throws UsageError naming the first host that lacks it. Other backends: no
+// extra requirement.
 void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject);
+
+// The RDMA pairs the backend will use name devices (MLX #4283: a file that
+// misses one runs as N groups of one computing wrong answers; MLX refuses
+// it since #4284). jaccl: one row of n entries per rank, a device for every
+// pair. jaccl-ring (host order = ring order): each rank's two neighbours,
+// with the same number of devices on every ring link. Throws UsageError
+// naming the first bad entry and its pair. Other backends: nothing.
+void require_jaccl_links(const std::vector<Host>& hosts, Backend backend, std::string_view subject);
 
 // True for an IPv4 dotted quad or an IPv6 address (optionally with a %zone
 // suffix such as fe80::1%en0), as inet_pton accepts them.

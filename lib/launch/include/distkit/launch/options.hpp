@@ -11,6 +11,11 @@
 
 namespace distkit::launch {
 
+struct TerminalSize {
+  int columns = 0, lines = 0;
+  bool operator==(const TerminalSize&) const = default;
+};
+
 struct LaunchOptions {
   // Where the ranks go (mlx.launch: --hosts / --hostfile / -n).
   std::optional<std::string> hosts;               // --hosts a,b,c
@@ -23,10 +28,21 @@ struct LaunchOptions {
   int starting_port = 32323;                      // --starting-port/-p
   int nccl_port = 12345;                          // --nccl-port
   std::optional<std::string> cwd;                 // --cwd (must exist when given)
-  std::string python = "python3";                 // --python (for *.py commands)
-  bool verbose = false;
+  // --python: put before the command, whatever it is (mlx.launch since MLX
+  // #4002); unset: the command runs as given (MLX #3536 removed the
+  // automatic interpreter before *.py scripts).
+  std::optional<std::string> python;
+  bool verbose = false;              // also MLX_RING_VERBOSE / NCCL_DEBUG for the ranks
   bool print_python = false;         // --print-python: print it, exit
   std::vector<std::string> command;  // after --
+
+  // What distlaunch's surroundings say (run_distlaunch fills these; tests
+  // set them), for the ranks' environment as mlx.launch gives it: the
+  // terminal's size as Python's shutil.get_terminal_size((0, 0)) reads it
+  // (COLUMNS/LINES; 0 columns: none), and PYTHONUNBUFFERED when
+  // distlaunch's own environment sets it.
+  TerminalSize terminal;
+  std::optional<std::string> python_unbuffered;
 
   // distkit's own.
   std::optional<std::filesystem::path> ssh_config;

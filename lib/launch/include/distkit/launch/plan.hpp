@@ -11,8 +11,12 @@
 // holding the per-job secret in hex, removed with the rank's temp dir) and
 // DISTKIT_HEARTBEAT_FILE (a path in that dir the rank may create and keep
 // touching; distlaunch reports a rank whose updates stop as stalled).
-// Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env
-// (later entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
+// Order: backend variables, MLX_RANK, DISTKIT_*, hostfile `envs`, --env,
+// then what mlx.launch adds after those (COLUMNS and LINES from
+// distlaunch's terminal unless COLUMNS is set; with --verbose
+// MLX_RING_VERBOSE=1 for ring, NCCL_DEBUG=INFO for nccl) and
+// PYTHONUNBUFFERED (distkit's, unless `envs` or --env set it) (later
+// entries win); data files (MLX_HOSTFILE, MLX_IBV_DEVICES) first.
 #pragma once
 
 #include <functional>
@@ -72,15 +76,30 @@ hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::H
 
 // Builds the plan: the hostfile's hosts, each repeated -n times in place
 // (a,a,b,b, hostfile::repeat_hosts), one rank per entry. Throws UsageError for bad env entries, a
-// host whose address is needed but cannot be resolved, an empty command, ports out of range.
+// host whose address is needed but cannot be resolved, an empty command, ports out of range,
+// and RDMA pairs the jaccl backends use but the file leaves out (hostfile::require_jaccl_links).
 // `job_id` is stored as DISTKIT_JOB_ID.
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
                 const AddressResolver& resolve, const std::string& job_id);
 
-// The command words actually run: `python` prepended to a *.py script, as
-// mlx.launch does.
+// The command words actually run: `python` (--python) put before any
+// command, as mlx.launch does since MLX #4002; without it the command as
+// given (no interpreter before *.py scripts since MLX #3536).
 std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::string& python);
+                                       const std::optional<std::string>& python);
+
+// The terminal size as Python's shutil.get_terminal_size((0, 0)) gives it
+// (what mlx.launch passes as COLUMNS/LINES, MLX #3618): the COLUMNS and
+// LINES variables (`columns`, `lines`; null when unset) where they are
+// positive integers, the rest from `tty` (the size of distlaunch's
+// standard output when it is a terminal), else 0.
+TerminalSize terminal_size(const char* columns, const char* lines, std::optional<TerminalSize> tty);
+
+// One line per variable given to the ranks (hostfile `envs`, named after
+// `hostfile_subject`, then --env) that MLX's docs advise against
+// (hostfile::env_advice); the job runs with them.
+std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const LaunchOptions& o,
+                                      const std::string& hostfile_subject);
 
 // Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
 // of an rdma matrix, byte for byte (the files MLX reads).
