@@ -56,10 +56,7 @@ std::string read_file(const std::string& path, std::size_t max) {
   return out;
 }
 
-// The tool's report on `pid`, and a note when it had to be stopped. A
-// tool killed while attached (gdb, eu-stack use ptrace) can leave the
-// process stopped: it is sent SIGCONT then, so that a dump never freezes
-// a job that goes on.
+// The tool's report on `pid`, and a note when it had to be stopped.
 std::string run_tool(const std::vector<std::string>& argv, const std::string& file, pid_t pid,
                      double deadline, std::string& note) {
   double until =
@@ -70,10 +67,12 @@ std::string run_tool(const std::vector<std::string>& argv, const std::string& fi
     out = read_file(file, kMaxBytesPerProcess) + (out.empty() ? "" : "\n" + out);
     unlink(file.c_str());
   }
-  if (!run.finished) {
-    kill(pid, SIGCONT);
-    note = "(" + argv[0] + " did not finish in time; stopped)\n";
-  }
+  // Whether killed at its deadline or ended on its own, a ptrace tool can
+  // leave the process stopped (a SIGSTOP of its attach still pending at
+  // the detach): a dump must never freeze a rank, nor keep a Python one
+  // from running faulthandler after it.
+  kill(pid, SIGCONT);
+  if (!run.finished) note = "(" + argv[0] + " did not finish in time; stopped)\n";
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
