@@ -153,6 +153,7 @@ class Agent {
   void start(long id, const std::string& request);
   void launcher_gone();
   bool read_pipe(long id, int& fd, char kind);
+  void close_loop_fds();
   void read_told(WrapperChild& w);
   void start_dump(long id, bool final);
   void read_dump(pid_t pid);
@@ -284,14 +285,9 @@ void Agent::start(long id, const std::string& request) {
     dup2(pin[0], 0);
     dup2(pout[1], 1);
     dup2(perr[1], 2);
-    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0], g_agent_wake[0],
-                   g_agent_wake[1]})
-      close(fd);
+    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0]}) close(fd);
     set_cloexec_nonblock(ptold[1]);  // the rank does not inherit it
-    for (auto& [other, w] : wrappers_)
-      for (int fd : {w.in, w.out, w.err, w.told})
-        if (fd >= 0) close(fd);
-    for (auto& [dpid, d] : dumpers_) close(d.fd);
+    close_loop_fds();
     for (const auto& e : env) {
       std::size_t eq = e.find('=');
       if (eq != std::string::npos && eq > 0)
@@ -384,6 +380,17 @@ void Agent::finish_wrappers() {
   }
 }
 
+// In a forked child (a wrapper, a dumper): closes every descriptor of the
+// loop's (the wake pipe, every wrapper's pipes, every dumper's), so that
+// none holds another's pipe open.
+void Agent::close_loop_fds() {
+  for (int fd : g_agent_wake) close(fd);
+  for (auto& [id, w] : wrappers_)
+    for (int fd : {w.in, w.out, w.err, w.told})
+      if (fd >= 0) close(fd);
+  for (auto& [pid, d] : dumpers_) close(d.fd);
+}
+
 // The wrapper's status line: its rank's pid (the rank's process group)
 // and temp dir, where the rank's heartbeat file is.
 void Agent::read_told(WrapperChild& w) {
@@ -425,11 +432,8 @@ void Agent::start_dump(long id, bool final) {
     int null = open("/dev/null", O_RDWR);
     dup2(null, 0);
     dup2(null, 1);
-    for (int fd : {null, p[0], g_agent_wake[0], g_agent_wake[1]}) close(fd);
-    for (auto& [other, x] : wrappers_)
-      for (int fd : {x.in, x.out, x.err, x.told})
-        if (fd >= 0) close(fd);
-    for (auto& [dpid, d] : dumpers_) close(d.fd);
+    for (int fd : {null, p[0]}) close(fd);
+    close_loop_fds();
     const double deadline = now_seconds() + static_cast<double>(distkit::kStackDumpLimit);
     std::string text = dump_stacks(group, final, deadline);
     for (std::size_t off = 0; off < text.size();) {
