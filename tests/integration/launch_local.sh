@@ -136,4 +136,17 @@ fi
   > "$WORK/out" 2> "$WORK/err" </dev/null
 expect_line "$WORK/out" "synch 1"
 expect_eq "$(cat "$WORK/err")" "distlaunch: warning: --env: MLX_METAL_FAST_SYNCH=1 can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise" "the warning"
+
+# The stall and restart flags refuse what they do not know (exit 2, naming
+# the flag and what it takes), before anything starts.
+for bad in "--on-stall maybe" "--restart always" "--stall-timeout -1" "--max-restarts -1" \
+  "--health-interval 0" "--health-cmd true --health-url http://x/"; do
+  rc=0
+  # shellcheck disable=SC2086 # each case is a flag and its value
+  "$DL" --hosts 127.0.0.1 $bad -- true >/dev/null 2>"$WORK/err" </dev/null || rc=$?
+  expect_eq "$rc" 2 "exit status of $bad"
+  flag=${bad%% *}
+  grep -q -- "$flag" "$WORK/err" || { cat "$WORK/err"; fail "no line naming $flag for $bad"; }
+done
+expect_line "$WORK/err" "--health-cmd excludes --health-url"
 echo PASS
