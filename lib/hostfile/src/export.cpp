@@ -10,9 +10,9 @@
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
-#include "json_text.hpp"
 
 namespace distkit::hostfile {
 
@@ -28,8 +28,8 @@ constexpr std::pair<ExportFormat, std::string_view> kFormats[] = {
 void check_name(const std::string& name, ExportFormat fmt) {
   auto refuse = [&](char c, const char* meaning) {
     throw UsageError(std::string(to_string(fmt)) + " export",
-                     "host " + detail::quote(name) + " contains '" + std::string(1, c) +
-                         "', which " + meaning + " in that format",
+                     "host " + quote(name) + " contains '" + std::string(1, c) + "', which " +
+                         meaning + " in that format",
                      "use a host name without it (an ssh_config Host alias works)");
   };
   if (name.find('#') != std::string::npos) refuse('#', "starts a comment");
@@ -135,7 +135,7 @@ ExportFormat parse_export_format(std::string_view name, std::string_view subject
     if (known == name) return fmt;
     names.emplace_back(known);
   }
-  throw UsageError(std::string(subject), "unknown hostfile format " + detail::quote(name),
+  throw UsageError(std::string(subject), "unknown hostfile format " + quote(name),
                    did_you_mean(name, names, "use one of " + join(names, ", ")));
 }
 

@@ -4,19 +4,17 @@
 #include <map>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
-#include "json_text.hpp"
 
 namespace distkit::hostfile {
-
-using detail::quote;
 
 namespace {
 
 void check_entry(std::string_view entry, size_t index, std::string_view flag) {
   std::string subject(flag);
   std::string nth = "entry " + std::to_string(index + 1);
-  if (!detail::is_valid_utf8(entry))
+  if (!is_valid_utf8(entry))
     throw UsageError(subject, nth + " is not valid UTF-8", "give host names in UTF-8");
   if (entry[0] == '-')
     throw UsageError(subject, quote(entry) + " starts with '-'",

@@ -8,8 +8,8 @@
 
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
-#include "json_text.hpp"
 
 namespace distkit::hostfile {
 
@@ -36,7 +36,7 @@ Backend parse_backend(std::string_view name, std::string_view subject) {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   throw UsageError(
-      std::string(subject), "unknown backend " + detail::quote(name),
+      std::string(subject), "unknown backend " + quote(name),
       did_you_mean(lower, names, "use one of \"" + join(names, "\", \"") + "\" or \"\" (none)"));
 }
 

@@ -9,15 +9,14 @@
 #include <vector>
 
 #include "distkit/hostfile/hostfile.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
 #include "fail.hpp"
-#include "json_text.hpp"
 
 namespace distkit::hostfile {
 
 using detail::fail;
 using detail::host_path;
-using detail::quote;
 using json = nlohmann::json;
 
 namespace {

@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "distkit/hostfile/hostfile.hpp"
-#include "json_text.hpp"
+#include "distkit/util/json_text.hpp"
 
 namespace distkit::hostfile {
 
@@ -21,7 +21,7 @@ class Writer {
     out_ += '\n';
     out_.append(static_cast<size_t>(depth) * 4, ' ');
   }
-  void string(std::string_view s) { detail::append_json_string(out_, s); }
+  void string(std::string_view s) { append_json_string(out_, s); }
   void raw(std::string_view s) { out_ += s; }
   void key(int depth, std::string_view k, bool first) {
     if (!first) out_ += ',';

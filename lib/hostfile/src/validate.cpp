@@ -10,14 +10,13 @@
 #include <variant>
 
 #include "distkit/hostfile/hostfile.hpp"
+#include "distkit/util/json_text.hpp"
 #include "fail.hpp"
-#include "json_text.hpp"
 
 namespace distkit::hostfile {
 
 using detail::fail;
 using detail::host_path;
-using detail::quote;
 
 namespace {
 
@@ -26,7 +25,7 @@ bool is_space_or_control(unsigned char c) {
 }
 
 void check_utf8(std::string_view s, std::string_view src, const std::string& path) {
-  if (!detail::is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
+  if (!is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
 }
 
 void check_env(const std::string& e, std::string_view src, const std::string& path) {

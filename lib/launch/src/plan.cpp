@@ -7,6 +7,7 @@
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
@@ -42,15 +43,6 @@ std::string address_of(const Host& h, const AddressResolver& resolve, std::strin
   throw UsageError(h.ssh, "no address known for this host (needed " + std::string(why) + ")",
                    "add \"ips\" to its hostfile entry, set HostName in ssh_config, or "
                    "make the name resolvable");
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string rdma_entry_json(const hostfile::RdmaEntry& e) {

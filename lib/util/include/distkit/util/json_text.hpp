@@ -1,12 +1,14 @@
-// Text helpers private to the hostfile library: writing JSON strings exactly
-// as Python's json module does (ensure_ascii), quoting user values inside
-// one-line error messages, and checking UTF-8.
+// JSON text written the way Python writes it, for every file or variable a
+// Python program (MLX, mlx.launch's readers) reads: strings exactly as
+// Python's json.dumps escapes them (ensure_ascii), user values quoted inside
+// one-line error messages, and a UTF-8 check. One writer for the hostfile
+// and the launcher's JSON-valued rank variables.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace distkit::hostfile::detail {
+namespace distkit {
 
 // Appends `s` as a JSON string literal the way Python's json.dumps writes it
 // with ensure_ascii=True: \" \\ \b \f \n \r \t, every other character outside
@@ -18,6 +20,9 @@ void append_json_string(std::string& out, std::string_view s);
 // 60 characters with "..." so a huge value cannot flood the terminal.
 std::string quote(std::string_view s);
 
+// `s` as a Python json.dumps string literal (append_json_string's rules).
+std::string json_string(std::string_view s);
+
 bool is_valid_utf8(std::string_view s);
 
-}  // namespace distkit::hostfile::detail
+}  // namespace distkit

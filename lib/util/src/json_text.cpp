@@ -1,11 +1,11 @@
 // See json_text.hpp. The escaping rules are CPython's Lib/json/encoder.py
 // (py_encode_basestring_ascii): ESCAPE_ASCII = ([\\"]|[^\ -~]).
-#include "json_text.hpp"
+#include "distkit/util/json_text.hpp"
 
 #include <cstdint>
 #include <cstdio>
 
-namespace distkit::hostfile::detail {
+namespace distkit {
 
 namespace {
 
@@ -96,6 +96,12 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
+std::string json_string(std::string_view s) {
+  std::string out;
+  append_json_string(out, s);
+  return out;
+}
+
 std::string quote(std::string_view s) {
   constexpr size_t kMaxShown = 60;
   bool cut = s.size() > kMaxShown;
@@ -121,4 +127,4 @@ bool is_valid_utf8(std::string_view s) {
   return true;
 }
 
-}  // namespace distkit::hostfile::detail
+}  // namespace distkit
