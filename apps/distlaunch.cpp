@@ -22,5 +22,5 @@ int main(int argc, char** argv) {
   }
   if (options.command.empty()) options.command = app.remaining();
   return distkit::run_tool("distlaunch",
-                           [&] { return distkit::launch::run_distlaunch(options, {}); });
+                           [&] { return distkit::launch::run_distlaunch(options, {}).exit_code; });
 }

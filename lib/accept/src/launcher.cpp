@@ -53,7 +53,9 @@ LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) 
   services.stdin_fd = -1;
   auto start = std::chrono::steady_clock::now();
   try {
-    out.exit_code = launch::run_distlaunch(options_for(access, request), services);
+    auto result = launch::run_distlaunch(options_for(access, request), services);
+    out.exit_code = result.exit_code;
+    out.interrupted = result.interrupted;
   } catch (const Error& e) {
     out.error = "distlaunch: " + describe(e);
     out.exit_code = static_cast<int>(e.exit_code());
@@ -61,11 +63,6 @@ LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) 
   }
   std::fclose(log);
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // distlaunch reports an interruption as 128 + the signal, after stopping
-  // every rank, and notes the signal in its log.
-  if (out.exit_code > 128)
-    out.interrupted =
-        text_or_empty(request.dir / "distlaunch.log").find("distlaunch: SIG") != std::string::npos;
   return out;
 }
 

@@ -47,9 +47,10 @@ void report_busy_port(const Plan& plan, const std::string& host, int port,
     if (r.host == host && std::find(r.ports.begin(), r.ports.end(), port) != r.ports.end())
       rank = r.rank;
   const char* flag = plan.backend == hostfile::Backend::nccl ? "--nccl-port" : "--starting-port";
-  report.problems.push_back(host + ": port " + std::to_string(port) + " (rank " +
-                            std::to_string(rank) +
-                            ") is already in use; stop what holds it or pick another " + flag);
+  report.problems.push_back(
+      {host, "port-busy",
+       "port " + std::to_string(port) + " (rank " + std::to_string(rank) + ") is already in use",
+       std::string("stop what holds it or pick another ") + flag});
 }
 
 // The remedy every host-agent problem shares.
@@ -75,34 +76,38 @@ struct HostAnswer {
   std::string own_system;    // this distlaunch's, for the refusal
 };
 
-// Why `host` has no host agent of this protocol ("" when it has one).
-std::string agent_problem(const std::string& host, const HostAnswer& a, bool running) {
-  if (running) return "";
+// Why `host` has no host agent of this protocol (nothing when it has one).
+std::optional<Problem> agent_problem(const std::string& host, const HostAnswer& a, bool running) {
+  if (running) return std::nullopt;
   const AgentOpening& o = a.opening;
+  auto found = [&](std::string problem, std::string remedy) {
+    return Problem{host, "no-agent", std::move(problem), std::move(remedy)};
+  };
   if (o.protocol >= 0 && o.protocol != kAgentProtocol)
-    return host + ": " + o.agent + " speaks host-agent protocol " + std::to_string(o.protocol) +
-           " (distkit " + o.version + "), this distlaunch " + std::to_string(kAgentProtocol) +
-           " (distkit " + kVersion + "); " + agent_remedy();
+    return found(o.agent + " speaks host-agent protocol " + std::to_string(o.protocol) +
+                     " (distkit " + o.version + "), this distlaunch " +
+                     std::to_string(kAgentProtocol) + " (distkit " + kVersion + ")",
+                 agent_remedy());
   if (!o.agent.empty())
-    return host + ": " + o.agent + " did not start as a host agent of protocol " +
-           std::to_string(kAgentProtocol) + " (" +
-           (o.protocol < 0 ? "" : "it ended before answering the checks, ") + "exit " +
-           std::to_string(o.exit.shell_status()) + (o.err.empty() ? "" : ": " + o.err) + "); " +
-           agent_remedy();
+    return found(
+        o.agent + " did not start as a host agent of protocol " + std::to_string(kAgentProtocol) +
+            " (" + (o.protocol < 0 ? "" : "it ended before answering the checks, ") + "exit " +
+            std::to_string(o.exit.shell_status()) + (o.err.empty() ? "" : ": " + o.err) + ")",
+        agent_remedy());
   if (a.copy == Copy::other_system)
-    return host + ": no distkit-agent there, and it runs " + o.system + ", this distlaunch " +
-           a.own_system + ", so distlaunch's own cannot run there; install distkit on " + host +
-           " (see README: hosts), or name its distkit-agent with --agent";
+    return found("no distkit-agent there, and it runs " + o.system + ", this distlaunch " +
+                     a.own_system + ", so distlaunch's own cannot run there",
+                 "install distkit on " + host +
+                     " (see README: hosts), or name its distkit-agent with --agent");
   if (a.copy == Copy::none)
-    return host +
-           ": no distkit-agent there, and none beside this distlaunch to copy; "
-           "install distkit on " +
-           host + ", or name its distkit-agent with --agent";
+    return found("no distkit-agent there, and none beside this distlaunch to copy",
+                 "install distkit on " + host + ", or name its distkit-agent with --agent");
   if (a.copy == Copy::failed)
-    return host + ": copying distkit-agent there " + a.copy_failure +
-           "; check the space and permissions of ~/.cache/distkit there, or install distkit on " +
-           host;
-  return host + ": no distkit-agent there (not copied); install distkit on " + host;
+    return found("copying distkit-agent there " + a.copy_failure,
+                 "check the space and permissions of ~/.cache/distkit there, or install "
+                 "distkit on " +
+                     host);
+  return found("no distkit-agent there (not copied)", "install distkit on " + host);
 }
 
 void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, bool cwd_required,
@@ -119,25 +124,28 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
            a.copy == Copy::made,
            o.answered};
   if (!o.exit.error.empty()) {
-    report.failures.push_back(host + ": preflight failed (" + o.exit.error + "); check the host");
+    report.problems.push_back({host, "preflight-failed", "preflight failed (" + o.exit.error + ")",
+                               "check the host", Severity::error, ExitCode::failure});
     return;
   }
-  if (auto why = agent_problem(host, a, agent_running); !why.empty())
-    report.agent_problems.push_back(why);
+  if (auto why = agent_problem(host, a, agent_running)) report.problems.push_back(*why);
   if (!o.answered) return;
   if (o.version != kVersion)
-    report.warnings.push_back(host + ": distkit-agent is distkit " + o.version +
-                              ", this distlaunch " + kVersion +
-                              " (same protocol, so the job runs); install the same version there");
+    report.problems.push_back({host, "agent-version",
+                               "distkit-agent is distkit " + o.version + ", this distlaunch " +
+                                   kVersion + " (same protocol, so the job runs)",
+                               "install the same version there", Severity::warning});
+  const std::string& cmd = plan.command.front();
   if (fact("cmd") == "missing")
-    report.problems.push_back(host + ": command '" + plan.command.front() + "' not found; " +
-                              (plan.command.front().ends_with(".py")
-                                   ? "run the script with its interpreter (python3 " +
-                                         plan.command.front() + ", or --python PATH)"
-                                   : std::string("install it there or give its full path")));
+    report.problems.push_back(
+        {host, "command-missing", "command '" + cmd + "' not found",
+         cmd.ends_with(".py")
+             ? "run the script with its interpreter (python3 " + cmd + ", or --python PATH)"
+             : std::string("install it there or give its full path")});
   if (cwd_required && fact("cwd") == "missing")
-    report.problems.push_back(host + ": directory '" + plan.cwd.value_or("") +
-                              "' does not exist; create it there or fix --cwd");
+    report.problems.push_back({host, "cwd-missing",
+                               "directory '" + plan.cwd.value_or("") + "' does not exist",
+                               "create it there or fix --cwd"});
   for (auto word : split_words(fact("busy")))
     report_busy_port(plan, host, std::atoi(std::string(word).c_str()), report);
 }
@@ -186,7 +194,9 @@ void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport
   if (values.size() < 2) return;
   std::string list;
   for (const auto& [h, f] : report.hosts) list += (list.empty() ? "" : ", ") + h + ": " + f.*field;
-  report.warnings.push_back(std::string("hosts differ in ") + what + " (" + list + ")");
+  report.problems.push_back({"", "drift",
+                             std::string("hosts differ in ") + what + " (" + list + ")", "",
+                             Severity::warning});
 }
 
 }  // namespace
@@ -288,8 +298,12 @@ PreflightReport run_preflight(const Plan& plan,
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);
   warn_drift("mlx", &HostFacts::mlx, report);
-  // A host whose check failed has no agent either: it stays a failure.
-  if (!check) report.problems.clear();
+  // Without the checks only what stops the job is left: a host whose check
+  // failed (it has no agent either), a host without an agent.
+  if (!check)
+    std::erase_if(report.problems, [](const Problem& p) {
+      return p.kind != "preflight-failed" && p.kind != "no-agent";
+    });
   return report;
 }
 

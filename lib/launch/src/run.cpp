@@ -177,10 +177,9 @@ std::vector<std::shared_ptr<ssh::Executor>> per_host(
 // Each host's board line: failed when a problem names it, else done.
 void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& board) {
   for (size_t i = 0; i < plan.hosts.size(); ++i) {
-    const std::string prefix = plan.hosts[i] + ": ";
-    bool failed = false;
-    for (const auto* list : {&report.failures, &report.agent_problems, &report.problems})
-      for (const auto& line : *list) failed = failed || line.rfind(prefix, 0) == 0;
+    bool failed = std::any_of(report.problems.begin(), report.problems.end(), [&](const auto& p) {
+      return p.is_error() && p.subject == plan.hosts[i];
+    });
     board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
   }
   board.finish();
@@ -244,9 +243,7 @@ void log_preflight(const PreflightReport& report, const DebugLog& log) {
                        (f.agent_hello.empty() ? "" : ", hello " + f.agent_hello) +
                        (f.agent_copied ? ", copied there" : "") +
                        (f.answered ? ", os " + f.os : ", no answer to the checks"));
-  for (const auto* list :
-       {&report.warnings, &report.failures, &report.agent_problems, &report.problems})
-    for (const auto& line : *list) log.line("preflight", line);
+  for (const auto& p : report.problems) log.line("preflight", describe(p));
 }
 
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
@@ -260,23 +257,20 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
                               o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
   mark_hosts(plan, report, board);
-  for (const auto& w : report.warnings) std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
-  for (const auto& f : report.failures) std::fprintf(s.err, "distlaunch: error: %s\n", f.c_str());
-  for (const auto& p : report.agent_problems)
-    std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
-  for (const auto& p : report.problems) std::fprintf(s.err, "distlaunch: error: %s\n", p.c_str());
-  if (!report.failures.empty())
-    throw RemoteError("preflight",
-                      std::to_string(report.failures.size()) + " of " +
-                          std::to_string(plan.hosts.size()) + " host(s) failed during the checks",
+  print_problems(s.err, "distlaunch", report.problems);
+  auto of_kind = [&](std::string_view kind) {
+    return std::count_if(report.problems.begin(), report.problems.end(),
+                         [&](const auto& p) { return p.kind == kind; });
+  };
+  const std::string hosts = " of " + std::to_string(plan.hosts.size()) + " host(s)";
+  if (auto n = of_kind("preflight-failed"))
+    throw RemoteError("preflight", std::to_string(n) + hosts + " failed during the checks",
                       "check them, or leave them out");
-  if (!report.agent_problems.empty())
-    throw UsageError("preflight",
-                     std::to_string(report.agent_problems.size()) + " of " +
-                         std::to_string(plan.hosts.size()) + " host(s) without a host agent",
+  if (auto n = of_kind("no-agent"))
+    throw UsageError("preflight", std::to_string(n) + hosts + " without a host agent",
                      "fix them as each line says");
-  if (!report.problems.empty())
-    throw UsageError("preflight", std::to_string(report.problems.size()) + " problem(s) found",
+  if (auto n = count_errors(report.problems, ExitCode::usage))
+    throw UsageError("preflight", std::to_string(n) + " problem(s) found",
                      "fix them, or skip the checks with --no-preflight");
   return report;
 }
@@ -304,10 +298,10 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
 
 }  // namespace
 
-int run_distlaunch(const LaunchOptions& options, const Services& s) {
+RunResult run_distlaunch(const LaunchOptions& options, const Services& s) {
   if (options.print_python) {
     std::fprintf(s.out, "%s\n", interpreter(options).c_str());
-    return 0;
+    return {};
   }
   const LaunchOptions o = with_surroundings(options, s.out);
   Hosts hosts = load_hosts(o);
@@ -324,10 +318,13 @@ int run_distlaunch(const LaunchOptions& options, const Services& s) {
       write_plan_json(plan, ws, sink);
     else
       write_plan_text(plan, ws, sink);
-    return 0;
+    return {};
   }
-  if (plan.backend == hostfile::Backend::mpi)
-    return run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
+  if (plan.backend == hostfile::Backend::mpi) {
+    RunResult r;
+    r.exit_code = run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
+    return r;
+  }
   // Per-host progress until the ranks start (a live board on a TTY, event
   // lines under --verbose, nothing otherwise); erased before any output.
   auto log = o.debug_log ? std::make_unique<DebugLog>(*o.debug_log) : std::make_unique<DebugLog>();
@@ -364,7 +361,8 @@ int run_distlaunch(const LaunchOptions& options, const Services& s) {
                        (result.reason.empty() ? "" : ": " + result.reason));
   for (auto dir : {o.record_dir, o.log_dir})
     if (dir) write_manifest(*dir, {o, plan, facts, result, hosts.text});
-  return result.exit_code;
+  return {result.exit_code, result.interrupted, result.stalled, result.reason,
+          std::move(facts.problems)};
 }
 
 }  // namespace distkit::launch

@@ -65,6 +65,18 @@ Result preflight_with(const std::vector<std::string>& candidates,
   return r;
 }
 
+// The report's problems of `kind` as the lines distlaunch prints (without
+// its "distlaunch: error: " prefix); kind "" is every error of the checks
+// (configuration problems).
+std::vector<std::string> lines(const PreflightReport& report, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& p : report.problems)
+    if (kind.empty() ? p.is_error() && p.code == ExitCode::usage && p.kind != "no-agent"
+                     : p.kind == kind)
+      out.push_back(describe(p));
+  return out;
+}
+
 AgentCopy own_copy(const std::string& system) {
   return {DISTKIT_AGENT_PATH, system, std::string(kVersion) + "-test"};
 }
@@ -80,7 +92,7 @@ void script(const fs::path& path, const std::string& body) {
 TEST_CASE("an installed distkit-agent becomes the host agent", "[launch][preflight]") {
   Cache cache;
   auto r = preflight_with({DISTKIT_AGENT_PATH}, own_copy(this_system()));
-  CHECK(r.report.agent_problems == std::vector<std::string>{});
+  CHECK(lines(r.report, "no-agent").empty());
   CHECK(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
   CHECK(f.agent == DISTKIT_AGENT_PATH);
@@ -102,7 +114,7 @@ TEST_CASE("a host without distkit-agent gets distlaunch's own copy, once", "[lau
   fs::create_directories(fresh);
   fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(24 * 40));
   auto r = preflight_with({"/nonexistent/distkit-agent"}, copy);
-  CHECK(r.report.agent_problems == std::vector<std::string>{});
+  CHECK(lines(r.report, "no-agent").empty());
   REQUIRE(r.agent->running());
   const auto& f = r.report.hosts.at("localhost");
   const fs::path cached = cache.dir / "distkit" / copy.build / "distkit-agent";
@@ -129,8 +141,9 @@ TEST_CASE("a host the launcher's own copy cannot serve is refused in one line",
   // `uname -s` prints Darwin and `uname -m` arm64 (uname(1); public how-tos).
   auto r = preflight_with({"/nonexistent/distkit-agent"}, own_copy("Darwin arm64"));
   CHECK_FALSE(r.agent->running());
-  REQUIRE(r.report.agent_problems.size() == 1);
-  CHECK(r.report.agent_problems[0] ==
+  auto r_lines = lines(r.report, "no-agent");
+  REQUIRE(r_lines.size() == 1);
+  CHECK(r_lines[0] ==
         "localhost: no distkit-agent there, and it runs " + this_system() +
             ", this distlaunch Darwin arm64, so distlaunch's own cannot run there; install "
             "distkit on localhost (see README: hosts), or name its distkit-agent with "
@@ -138,8 +151,9 @@ TEST_CASE("a host the launcher's own copy cannot serve is refused in one line",
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
   // And with no copy to give at all.
   auto none = preflight_with({"/nonexistent/distkit-agent"}, std::nullopt);
-  REQUIRE(none.report.agent_problems.size() == 1);
-  CHECK(none.report.agent_problems[0] ==
+  auto none_lines = lines(none.report, "no-agent");
+  REQUIRE(none_lines.size() == 1);
+  CHECK(none_lines[0] ==
         "localhost: no distkit-agent there, and none beside this distlaunch to copy; install "
         "distkit on localhost, or name its distkit-agent with --agent");
 }
@@ -153,8 +167,9 @@ TEST_CASE("a copy the host cannot store is refused with what the host said",
   setenv("XDG_CACHE_HOME", blocked.c_str(), 1);
   auto r = preflight_with({"/nonexistent/distkit-agent"}, own_copy(this_system()));
   CHECK_FALSE(r.agent->running());
-  REQUIRE(r.report.agent_problems.size() == 1);
-  const std::string& line = r.report.agent_problems[0];
+  auto r_lines = lines(r.report, "no-agent");
+  REQUIRE(r_lines.size() == 1);
+  const std::string& line = r_lines[0];
   CHECK(line.rfind("localhost: copying distkit-agent there failed (status 1: mkdir: ", 0) == 0);
   CHECK(line.find("Not a directory") != std::string::npos);
   CHECK(line.find("); check the space and permissions of ~/.cache/distkit there, or install "
@@ -171,28 +186,31 @@ TEST_CASE("an agent of another protocol is refused with the remedy, never passed
   script(dir / "other-protocol", "printf 'V 1 0.0.9\\n'; exec cat >/dev/null\n");
   auto other = preflight_with({(dir / "other-protocol").string()}, own_copy(this_system()));
   CHECK_FALSE(other.agent->running());
-  REQUIRE(other.report.agent_problems.size() == 1);
-  CHECK(other.report.agent_problems[0] ==
-        "localhost: " + (dir / "other-protocol").string() +
-            " speaks host-agent protocol 1 (distkit 0.0.9), this distlaunch " +
-            std::to_string(kAgentProtocol) + " (distkit " + kVersion + "); " + remedy);
+  auto other_lines = lines(other.report, "no-agent");
+  REQUIRE(other_lines.size() == 1);
+  CHECK(other_lines[0] == "localhost: " + (dir / "other-protocol").string() +
+                              " speaks host-agent protocol 1 (distkit 0.0.9), this distlaunch " +
+                              std::to_string(kAgentProtocol) + " (distkit " + kVersion + "); " +
+                              remedy);
   // Refuses this protocol's command line (exit 126), as another version does.
   script(dir / "refuses", "echo 'distkit-agent: this is distkit 0.9.0' >&2; exit 126\n");
   auto refused = preflight_with({(dir / "refuses").string()}, own_copy(this_system()));
-  REQUIRE(refused.report.agent_problems.size() == 1);
-  CHECK(refused.report.agent_problems[0] ==
-        "localhost: " + (dir / "refuses").string() + " did not start as a host agent of protocol " +
-            std::to_string(kAgentProtocol) + " (exit 126: distkit-agent: this is distkit 0.9.0); " +
-            remedy);
+  auto refused_lines = lines(refused.report, "no-agent");
+  REQUIRE(refused_lines.size() == 1);
+  CHECK(refused_lines[0] == "localhost: " + (dir / "refuses").string() +
+                                " did not start as a host agent of protocol " +
+                                std::to_string(kAgentProtocol) +
+                                " (exit 126: distkit-agent: this is distkit 0.9.0); " + remedy);
   // Says this protocol's hello, then ends without answering the checks.
   script(dir / "no-answer",
          "printf 'V " + std::to_string(kAgentProtocol) + " " + kVersion + "\\n'; exit 0\n");
   auto quiet = preflight_with({(dir / "no-answer").string()}, own_copy(this_system()));
-  REQUIRE(quiet.report.agent_problems.size() == 1);
-  CHECK(quiet.report.agent_problems[0] ==
-        "localhost: " + (dir / "no-answer").string() +
-            " did not start as a host agent of protocol " + std::to_string(kAgentProtocol) +
-            " (it ended before answering the checks, exit 0); " + remedy);
+  auto quiet_lines = lines(quiet.report, "no-agent");
+  REQUIRE(quiet_lines.size() == 1);
+  CHECK(quiet_lines[0] == "localhost: " + (dir / "no-answer").string() +
+                              " did not start as a host agent of protocol " +
+                              std::to_string(kAgentProtocol) +
+                              " (it ended before answering the checks, exit 0); " + remedy);
   // None of them was passed over for a copy.
   CHECK_FALSE(fs::exists(cache.dir / "distkit"));
 }
@@ -221,9 +239,9 @@ TEST_CASE("the agent's checks: a missing command or directory and a taken port a
   auto plan = build_plan(hf, o, nullptr, "test-job");
   auto r = preflight_with({DISTKIT_AGENT_PATH}, std::nullopt, plan);
   ::close(held);
-  CHECK(r.report.agent_problems == std::vector<std::string>{});
+  CHECK(lines(r.report, "no-agent").empty());
   CHECK(r.agent->running());
-  CHECK(r.report.problems ==
+  CHECK(lines(r.report, "") ==
         std::vector<std::string>{
             "localhost: command 'no-such-command-here' not found; install it there or give its "
             "full path",
@@ -241,7 +259,7 @@ TEST_CASE("a missing .py command is pointed at its interpreter (no automatic pyt
   LaunchOptions o;
   o.command = {"train.py", "--epochs", "3"};
   auto r = preflight_with({DISTKIT_AGENT_PATH}, std::nullopt, build_plan(hf, o, nullptr, "j"));
-  CHECK(r.report.problems ==
+  CHECK(lines(r.report, "") ==
         std::vector<std::string>{"localhost: command 'train.py' not found; run the script with "
                                  "its interpreter (python3 train.py, or --python PATH)"});
 }

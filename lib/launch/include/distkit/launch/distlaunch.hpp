@@ -11,6 +11,7 @@
 
 #include "distkit/launch/options.hpp"
 #include "distkit/ssh/connect.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::launch {
 
@@ -31,9 +32,19 @@ struct Services {
   bool handle_signals = true;
 };
 
-// Runs the job (or the dry run); returns the exit status: 0, the first
-// failing rank's status, 1 runtime failure, 2 usage, 128+N interrupted.
-// Throws distkit::Error for usage and connection problems.
-int run_distlaunch(const LaunchOptions& options, const Services& services);
+// What a run came to, for callers that need more than its status
+// (distaccept tells an interrupted run from a failed one by it).
+struct RunResult {
+  // 0, the first failing rank's status, 1 runtime failure, 128+N interrupted.
+  int exit_code = 0;
+  bool interrupted = false;       // a signal to distlaunch stopped the job
+  bool stalled = false;           // stopped on a stall or a failed health check
+  std::string reason;             // the line printed on failure ("" when ok)
+  std::vector<Problem> warnings;  // the preflight's (its errors throw)
+};
+
+// Runs the job (or the dry run). Throws distkit::Error for usage and
+// connection problems (exit 2 and 1).
+RunResult run_distlaunch(const LaunchOptions& options, const Services& services);
 
 }  // namespace distkit::launch

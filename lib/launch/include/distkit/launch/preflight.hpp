@@ -17,6 +17,7 @@
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/ssh/executor.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::launch {
 
@@ -40,14 +41,16 @@ std::optional<AgentCopy> own_agent_copy();
 
 struct PreflightReport {
   std::map<std::string, HostFacts> hosts;  // by ssh name
-  std::vector<std::string> problems;       // "<host>: <problem>; <remedy>"
-  // Hosts that failed during the checks (connection lost, timeout): a
-  // runtime failure, not a configuration problem. Same line format.
-  std::vector<std::string> failures;
-  std::vector<std::string> warnings;
-  // Hosts without a host agent of this protocol: reported whether or not
-  // the checks run (--no-preflight skips only those); the job cannot start.
-  std::vector<std::string> agent_problems;
+  // Every finding, subject the host's ssh name ("" for differences between
+  // hosts), by kind:
+  //   preflight-failed  the host failed during the checks (connection lost,
+  //                     timeout): a runtime failure (ExitCode::failure);
+  //   no-agent          no host agent of this protocol there: reported
+  //                     whether or not the checks run (--no-preflight skips
+  //                     only the others); the job cannot start;
+  //   command-missing, cwd-missing, port-busy: configuration (usage);
+  //   agent-version, drift: warnings (the job runs).
+  std::vector<Problem> problems;
 };
 
 // `executors` maps each of plan.hosts to its executor (same order), and

@@ -1,0 +1,53 @@
+// See problem.hpp.
+#include "distkit/util/problem.hpp"
+
+#include <algorithm>
+
+namespace distkit {
+
+std::string describe(const Problem& p) {
+  std::string s = p.subject.empty() ? p.problem : p.subject + ": " + p.problem;
+  if (!p.remedy.empty()) s += "; " + p.remedy;
+  return s;
+}
+
+std::string format_line(std::string_view tool, const Problem& p) {
+  return std::string(tool) + (p.is_error() ? ": error: " : ": warning: ") + describe(p);
+}
+
+void print_problems(std::FILE* err, std::string_view tool, const std::vector<Problem>& problems) {
+  for (bool errors : {false, true})
+    for (const auto& p : problems)
+      if (p.is_error() == errors) std::fprintf(err, "%s\n", format_line(tool, p).c_str());
+}
+
+nlohmann::json to_json(const Problem& p) {
+  return {{"subject", p.subject},
+          {"kind", p.kind},
+          {"severity", p.is_error() ? "error" : "warning"},
+          {"problem", p.problem},
+          {"remedy", p.remedy}};
+}
+
+nlohmann::json to_json(const std::vector<Problem>& problems) {
+  auto out = nlohmann::json::array();
+  for (const auto& p : problems) out.push_back(to_json(p));
+  return out;
+}
+
+Problem problem_of(const Error& e, std::string kind) {
+  return {e.subject(), std::move(kind), e.problem(), e.remedy(), Severity::error, e.exit_code()};
+}
+
+size_t count_errors(const std::vector<Problem>& problems, ExitCode code) {
+  return static_cast<size_t>(std::count_if(problems.begin(), problems.end(), [&](const auto& p) {
+    return p.is_error() && p.code == code;
+  }));
+}
+
+bool names(const std::vector<Problem>& problems, std::string_view subject) {
+  return std::any_of(problems.begin(), problems.end(),
+                     [&](const auto& p) { return p.subject == subject; });
+}
+
+}  // namespace distkit
