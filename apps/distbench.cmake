@@ -1,1 +1,1 @@
-target_link_libraries(distbench PRIVATE distkit::bench)
+target_link_libraries(distbench PRIVATE distkit::bench distkit::util)

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "distkit/bench/distbench.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/tool_main.hpp"
 #include "distkit/version.hpp"
 
 namespace rt = distkit::rt;
@@ -81,22 +83,20 @@ int main(int argc, char** argv) {
   app.add_flag("--json", o.json, "one JSON document instead of the table");
   app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")
       ->check(CLI::Range(1, 64));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  try {
-    bench::Options opt = to_options(f, o);
-    if (f.threads > 0) return bench::run_local_threads(opt, f.threads, std::cout);
-    auto group = rt::Group::from_environment();
-    if (opt.root < 0 || opt.root >= group->size())
-      throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
-    return bench::run_distbench(opt, *group, std::cout);
-  } catch (const rt::Error& e) {
-    std::cerr << "distbench: error: " << e.what() << "\n";
-    bool usage = e.code() == rt::ErrorCode::invalid_argument || e.code() == rt::ErrorCode::config;
-    return usage ? 2 : 1;
-  }
+  return distkit::tool_main("distbench", app, distkit::arguments(argc, argv), [&] {
+    try {
+      bench::Options opt = to_options(f, o);
+      if (f.threads > 0) return bench::run_local_threads(opt, f.threads, std::cout);
+      auto group = rt::Group::from_environment();
+      if (opt.root < 0 || opt.root >= group->size())
+        throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
+      return bench::run_distbench(opt, *group, std::cout);
+    } catch (const rt::Error& e) {
+      // The runtime's errors (it links no distkit tool code) become the
+      // tools' one format: a bad option or rank environment is usage.
+      bool usage = e.code() == rt::ErrorCode::invalid_argument || e.code() == rt::ErrorCode::config;
+      throw distkit::Error("", e.what(), "",
+                           usage ? distkit::ExitCode::usage : distkit::ExitCode::failure);
+    }
+  });
 }

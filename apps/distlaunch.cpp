@@ -1,11 +1,11 @@
 // distlaunch: start, supervise and clean up a distributed job. Thin main:
-// split off the command, parse flags, hand over to the launch library, one
-// catch site.
+// split off the command, then the launch library through the one entry
+// point (distkit::tool_main: argv parsing, catch site, exit codes).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "distkit/launch/distlaunch.hpp"
-#include "distkit/util/error.hpp"
+#include "distkit/util/tool_main.hpp"
 
 int main(int argc, char** argv) {
   distkit::launch::LaunchOptions options;
@@ -13,14 +13,8 @@ int main(int argc, char** argv) {
   CLI::App app{"distlaunch"};
   distkit::launch::configure_cli(app, options);
   app.prefix_command();  // mlx.launch style: `distlaunch -n 2 job.py --flag`
-  try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : int(distkit::ExitCode::usage);
-  }
-  if (options.command.empty()) options.command = app.remaining();
-  return distkit::run_tool("distlaunch",
-                           [&] { return distkit::launch::run_distlaunch(options, {}).exit_code; });
+  return distkit::tool_main("distlaunch", app, args, [&] {
+    if (options.command.empty()) options.command = app.remaining();
+    return distkit::launch::run_distlaunch(options, {}).exit_code;
+  });
 }

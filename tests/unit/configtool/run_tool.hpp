@@ -1,5 +1,5 @@
-// Runs distconfig in-process the way apps/distconfig.cpp does (CLI11 parse,
-// one catch site), capturing stdout, stderr and the exit status.
+// Runs distconfig in-process the way apps/distconfig.cpp does (through
+// distkit::tool_main), capturing stdout, stderr and the exit status.
 #pragma once
 
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include "distkit/configtool/cli.hpp"
 #include "distkit/configtool/distconfig.hpp"
 #include "distkit/ssh/local_executor.hpp"
-#include "distkit/util/error.hpp"
+#include "distkit/util/tool_main.hpp"
 
 namespace distkit::test {
 
@@ -37,32 +37,28 @@ inline configtool::ConnectFn local_connect(std::vector<std::string> unreachable 
   };
 }
 
+// Through the tools' one entry point (distkit::tool_main), as main() does.
 inline ToolRun run_tool(std::vector<std::string> args,
                         configtool::ConnectFn connect = local_connect()) {
-  args.insert(args.begin(), "distconfig");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
   configtool::Options options;
   CLI::App app{"distconfig"};
   configtool::configure_cli(app, options);
-  ToolRun r;
   std::ostringstream out, err;
-  try {
-    app.parse(int(argv.size()), argv.data());
-  } catch (const CLI::ParseError& e) {
-    r.status = e.get_exit_code() == 0 ? 0 : 2;
-    r.err = e.what();
-    return r;
-  }
   configtool::Services s{connect, out, err, false};
-  try {
-    r.status = configtool::run_distconfig(options, s);
-  } catch (const Error& e) {
-    err << format_error_line("distconfig", e) << "\n";
-    r.status = int(e.exit_code());
-  }
-  r.out = out.str();
-  r.err = err.str();
+  // tool_main's own lines (CLI11's, the error line) go to C streams.
+  char *said_out = nullptr, *said_err = nullptr;
+  size_t out_size = 0, err_size = 0;
+  std::FILE* fout = open_memstream(&said_out, &out_size);
+  std::FILE* ferr = open_memstream(&said_err, &err_size);
+  ToolRun r;
+  r.status = tool_main(
+      "distconfig", app, args, [&] { return configtool::run_distconfig(options, s); }, fout, ferr);
+  std::fclose(fout);
+  std::fclose(ferr);
+  r.out = out.str() + std::string(said_out, out_size);
+  r.err = err.str() + std::string(said_err, err_size);
+  std::free(said_out);
+  std::free(said_err);
   return r;
 }
 

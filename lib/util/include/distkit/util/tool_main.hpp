@@ -1,0 +1,28 @@
+// Every tool's main(), once: argv parsing with CLI11, the one catch site
+// (run_tool) and the exit-code contract, so the tools and the tests that
+// drive a tool in-process go through the same code.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace distkit {
+
+// Parses `args` (argv without the program name) into `app`, then returns
+// run_tool(tool, body, err). --help and --version print on `out` and give
+// 0; a flag CLI11 refuses prints its message and a pointer to --help on
+// `err` and gives 2 (ExitCode::usage), without running `body`.
+int tool_main(std::string_view tool, CLI::App& app, std::vector<std::string> args,
+              const std::function<int()>& body, std::FILE* out = stdout, std::FILE* err = stderr);
+
+// argv[1..argc) as strings, for tool_main.
+std::vector<std::string> arguments(int argc, char** argv);
+
+}  // namespace distkit

@@ -1,0 +1,38 @@
+// See tool_main.hpp.
+#include "distkit/util/tool_main.hpp"
+
+#include <CLI/CLI.hpp>
+#include <sstream>
+
+#include "distkit/util/error.hpp"
+
+namespace distkit {
+
+namespace {
+void put(std::FILE* f, const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fflush(f);
+}
+}  // namespace
+
+int tool_main(std::string_view tool, CLI::App& app, std::vector<std::string> args,
+              const std::function<int()>& body, std::FILE* out, std::FILE* err) {
+  if (app.get_name().empty()) app.name(std::string(tool));  // "Usage: <tool> [OPTIONS]"
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11's order
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream o, x;
+    int rc = app.exit(e, o, x);
+    put(out, o.str());
+    put(err, x.str());
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+  }
+  return run_tool(tool, body, err);
+}
+
+std::vector<std::string> arguments(int argc, char** argv) {
+  return argc > 1 ? std::vector<std::string>(argv + 1, argv + argc) : std::vector<std::string>{};
+}
+
+}  // namespace distkit

@@ -1,0 +1,79 @@
+// The tools' one entry point: argv parsing, the catch site and the exit
+// codes, as every tool's main() and the in-process tool tests use them.
+#include "distkit/util/tool_main.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "catch.hpp"
+#include "distkit/util/error.hpp"
+
+namespace {
+
+struct Said {
+  int status = -1;
+  std::string out, err;
+  bool ran = false;
+};
+
+Said run(
+    std::vector<std::string> args, std::function<int()> body = [] { return 0; }) {
+  CLI::App app{"a test tool"};
+  int n = 0;
+  app.add_option("-n", n, "a number");
+  app.set_version_flag("--version", "distx 1.0");
+  Said s;
+  char *out = nullptr, *err = nullptr;
+  size_t out_size = 0, err_size = 0;
+  std::FILE* fout = open_memstream(&out, &out_size);
+  std::FILE* ferr = open_memstream(&err, &err_size);
+  s.status = distkit::tool_main(
+      "distx", app, std::move(args),
+      [&] {
+        s.ran = true;
+        return body() + n;
+      },
+      fout, ferr);
+  std::fclose(fout);
+  std::fclose(ferr);
+  s.out.assign(out, out_size);
+  s.err.assign(err, err_size);
+  std::free(out);
+  std::free(err);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("tool_main parses, then runs the body for its status") {
+  auto s = run({"-n", "3"});
+  CHECK(s.ran);
+  CHECK(s.status == 3);
+  CHECK(s.err.empty());
+}
+
+TEST_CASE("tool_main: --help and --version print on stdout and give 0, without the body") {
+  auto help = run({"--help"});
+  CHECK_FALSE(help.ran);
+  CHECK(help.status == 0);
+  CHECK(help.out.find("Usage: distx [OPTIONS]") != std::string::npos);
+  auto version = run({"--version"});
+  CHECK(version.status == 0);
+  CHECK(version.out == "distx 1.0\n");
+}
+
+TEST_CASE("tool_main: a bad flag is exit 2 with CLI11's message, the body never runs") {
+  auto s = run({"--bogus"});
+  CHECK_FALSE(s.ran);
+  CHECK(s.status == 2);
+  CHECK(s.err.find("--bogus") != std::string::npos);
+  CHECK(run({"-n", "x"}).status == 2);
+}
+
+TEST_CASE("tool_main: what the body throws is the one error line and its exit code") {
+  auto s = run({}, []() -> int { throw distkit::UsageError("--hosts", "empty", "give a host"); });
+  CHECK(s.status == 2);
+  CHECK(s.err == "distx: error: --hosts: empty; give a host\n");
+  auto r = run({}, []() -> int { throw distkit::RemoteError("h1", "connection lost"); });
+  CHECK(r.status == 1);
+  CHECK(r.err == "distx: error: h1: connection lost\n");
+}
