@@ -9,9 +9,8 @@
 
 int main(int argc, char** argv) {
   distkit::accept::AcceptOptions options;
-  CLI::App app{"distaccept"};
-  distkit::accept::configure_cli(app, options);
-  return distkit::tool_main("distaccept", app, distkit::arguments(argc, argv), [&] {
-    return distkit::accept::run_distaccept(options, stdout, stderr);
-  });
+  return distkit::tool_main(
+      "distaccept", distkit::arguments(argc, argv),
+      [&](CLI::App& app) { distkit::accept::configure_cli(app, options); },
+      [&] { return distkit::accept::run_distaccept(options, stdout, stderr); });
 }

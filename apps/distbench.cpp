@@ -50,15 +50,12 @@ bench::Options to_options(const Flags& f, bench::Options o) {
   return o;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
+// Every flag, bound to `f` (as typed) and `o` (ready as they are).
+void configure_cli(CLI::App& app, Flags& f, bench::Options& o) {
+  app.description(
       "distbench: collective benchmarks (nccl-tests conventions) over the distkit runtime.\n"
-      "Run one process per rank under distlaunch, or --threads N on one machine."};
+      "Run one process per rank under distlaunch, or --threads N on one machine.");
   app.set_version_flag("--version", std::string("distbench ") + distkit::kVersion);
-  Flags f;
-  bench::Options o;
   app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)")
       ->capture_default_str();
   app.add_option("-e,--maxbytes", f.e, "largest size")->capture_default_str();
@@ -83,20 +80,30 @@ int main(int argc, char** argv) {
   app.add_flag("--json", o.json, "one JSON document instead of the table");
   app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")
       ->check(CLI::Range(1, 64));
-  return distkit::tool_main("distbench", app, distkit::arguments(argc, argv), [&] {
-    try {
-      bench::Options opt = to_options(f, o);
-      if (f.threads > 0) return bench::run_local_threads(opt, f.threads, std::cout);
-      auto group = rt::Group::from_environment();
-      if (opt.root < 0 || opt.root >= group->size())
-        throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
-      return bench::run_distbench(opt, *group, std::cout);
-    } catch (const rt::Error& e) {
-      // The runtime's errors (it links no distkit tool code) become the
-      // tools' one format: a bad option or rank environment is usage.
-      bool usage = e.code() == rt::ErrorCode::invalid_argument || e.code() == rt::ErrorCode::config;
-      throw distkit::Error("", e.what(), "",
-                           usage ? distkit::ExitCode::usage : distkit::ExitCode::failure);
-    }
-  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags f;
+  bench::Options o;
+  return distkit::tool_main(
+      "distbench", distkit::arguments(argc, argv), [&](CLI::App& app) { configure_cli(app, f, o); },
+      [&] {
+        try {
+          bench::Options opt = to_options(f, o);
+          if (f.threads > 0) return bench::run_local_threads(opt, f.threads, std::cout);
+          auto group = rt::Group::from_environment();
+          if (opt.root < 0 || opt.root >= group->size())
+            throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
+          return bench::run_distbench(opt, *group, std::cout);
+        } catch (const rt::Error& e) {
+          // The runtime's errors (it links no distkit tool code) become the
+          // tools' one format: a bad option or rank environment is usage.
+          bool usage =
+              e.code() == rt::ErrorCode::invalid_argument || e.code() == rt::ErrorCode::config;
+          throw distkit::Error("", e.what(), "",
+                               usage ? distkit::ExitCode::usage : distkit::ExitCode::failure);
+        }
+      });
 }

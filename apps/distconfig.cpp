@@ -13,10 +13,12 @@
 
 int main(int argc, char** argv) {
   distkit::configtool::Options options;
-  CLI::App app{"distconfig"};
-  distkit::configtool::configure_cli(app, options);
-  distkit::configtool::Services services{distkit::ssh::connect_all, std::cout, std::cerr,
-                                         distkit::use_color(stderr)};
-  return distkit::tool_main("distconfig", app, distkit::arguments(argc, argv),
-                            [&] { return distkit::configtool::run_distconfig(options, services); });
+  return distkit::tool_main(
+      "distconfig", distkit::arguments(argc, argv),
+      [&](CLI::App& app) { distkit::configtool::configure_cli(app, options); },
+      [&] {
+        distkit::configtool::Services services{distkit::ssh::connect_all, std::cout, std::cerr,
+                                               distkit::use_color(stderr)};
+        return distkit::configtool::run_distconfig(options, services);
+      });
 }

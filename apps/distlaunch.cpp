@@ -10,11 +10,16 @@
 int main(int argc, char** argv) {
   distkit::launch::LaunchOptions options;
   std::vector<std::string> args = distkit::launch::split_command(argc, argv, options);
-  CLI::App app{"distlaunch"};
-  distkit::launch::configure_cli(app, options);
-  app.prefix_command();  // mlx.launch style: `distlaunch -n 2 job.py --flag`
-  return distkit::tool_main("distlaunch", app, args, [&] {
-    if (options.command.empty()) options.command = app.remaining();
-    return distkit::launch::run_distlaunch(options, {}).exit_code;
-  });
+  CLI::App* parsed = nullptr;
+  return distkit::tool_main(
+      "distlaunch", args,
+      [&](CLI::App& app) {
+        distkit::launch::configure_cli(app, options);
+        app.prefix_command();  // mlx.launch style: `distlaunch -n 2 job.py --flag`
+        parsed = &app;
+      },
+      [&] {
+        if (options.command.empty()) options.command = parsed->remaining();
+        return distkit::launch::run_distlaunch(options, {}).exit_code;
+      });
 }

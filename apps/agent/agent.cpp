@@ -11,6 +11,7 @@
 #include "checks.hpp"
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/version.hpp"
 #include "group.hpp"
 #include "posix_util.hpp"
@@ -294,6 +295,7 @@ void Agent::start(long id, const std::string& request) {
         setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
     }
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, ptold[1]));
@@ -405,7 +407,7 @@ void Agent::read_told(WrapperChild& w) {
     return;
   }
   if (sp != std::string::npos && sp < nl) {
-    w.rank = static_cast<pid_t>(std::atol(w.told_buf.substr(0, sp).c_str()));
+    w.rank = distkit::parse_decimal<pid_t>(std::string_view(w.told_buf).substr(0, sp)).value_or(0);
     w.heartbeat = w.told_buf.substr(sp + 1, nl - sp - 1) + "/heartbeat";
     next_sample_ = 0;  // a first sample now: the baseline of its first window
   }

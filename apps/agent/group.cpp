@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string>
 
+#include "distkit/util/decimal.hpp"
+
 #ifdef __APPLE__
 #include <libproc.h>
 #include <mach/mach_time.h>
@@ -50,6 +52,7 @@ bool parse_stat(const std::string& text, ProcStat& s) {
   long ppid = 0;
   unsigned long long utime = 0, stime = 0;
   // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
+  // NOLINTNEXTLINE(cert-err34-c): the count of fields converted is checked
   if (std::sscanf(text.c_str() + close_paren + 1,
                   " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &s.state, &ppid, &s.pgrp,
                   &utime, &stime) != 5)
@@ -66,7 +69,7 @@ bool for_each_proc(F each) {
   while (dirent* e = readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
     ProcStat s;
-    s.pid = static_cast<pid_t>(std::atol(e->d_name));
+    s.pid = distkit::parse_decimal<pid_t>(e->d_name).value_or(0);
     if (parse_stat(read_small(std::string("/proc/") + e->d_name + "/stat"), s) && !each(s)) break;
   }
   closedir(d);
@@ -81,7 +84,11 @@ long long proc_io(pid_t pid) {
   for (const char* key : {"rchar: ", "wchar: "}) {
     std::size_t at = text.find(key);
     if (at == std::string::npos) continue;
-    sum += std::atoll(text.c_str() + at + std::strlen(key));
+    at += std::strlen(key);
+    auto value = distkit::parse_decimal<long long>(
+        std::string_view(text).substr(at, text.find('\n', at) - at));
+    if (!value) continue;
+    sum += *value;
     ++found;
   }
   return found == 2 ? sum : -1;
@@ -95,6 +102,7 @@ bool ps_says_alive(pid_t pgid) {
   while (std::fgets(line, sizeof line, p)) {
     long g = 0;
     char stat[32] = {0};
+    // NOLINTNEXTLINE(cert-err34-c): the count of fields converted is checked
     if (std::sscanf(line, " %ld %31s", &g, stat) == 2 && g == pgid && stat[0] != 'Z') alive = true;
   }
   pclose(p);

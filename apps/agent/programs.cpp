@@ -65,6 +65,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::string& 
     dup2(with_stderr ? p[1] : null, 2);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execvp(args[0], args.data());

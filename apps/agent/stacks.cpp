@@ -19,7 +19,7 @@ namespace distkit_agent {
 namespace {
 
 constexpr std::size_t kMaxProcesses = 4;
-constexpr std::size_t kMaxBytesPerProcess = 64 * 1024;
+constexpr std::size_t kMaxBytesPerProcess = std::size_t{64} * 1024;
 
 bool is_python(const std::string& name) {
   return name.rfind("python", 0) == 0 || name.rfind("Python", 0) == 0;
@@ -87,7 +87,7 @@ std::string gdb_frames(const std::string& out) {
     std::size_t nl = out.find('\n', at);
     std::string line = out.substr(at, nl == std::string::npos ? nl : nl - at);
     at = nl == std::string::npos ? out.size() : nl + 1;
-    if (line.rfind("Thread ", 0) == 0 || line.rfind("#", 0) == 0) kept += line + "\n";
+    if (line.rfind("Thread ", 0) == 0 || line.rfind('#', 0) == 0) kept += line + "\n";
   }
   if (kept.empty()) return out;
   kept.pop_back();
@@ -109,10 +109,13 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
     const std::string head = "pid " + std::to_string(m.pid) + " (" + m.name + ")";
     if (is_python(m.name) && have_pyspy) {
       std::string note;
-      text +=
-          head + ", py-spy:\n" +
-          run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", m.pid, deadline, note) +
-          "\n" + note;
+      std::string out =
+          run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", m.pid, deadline, note);
+      text += head;
+      text += ", py-spy:\n";
+      text += out;
+      text += "\n";
+      text += note;
       continue;
     }
     std::string file;
@@ -126,8 +129,11 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
     }
     std::string note;
     std::string out = run_tool(tool, file, m.pid, deadline, note);
-    text +=
-        head + ", " + tool[0] + ":\n" + (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n" + note;
+    text += head;
+    text += ", " + tool[0] + ":\n";
+    text += tool[0] == "gdb" ? gdb_frames(out) : out;
+    text += "\n";
+    text += note;
     if (is_python(m.name)) {
       if (final) {
         text +=

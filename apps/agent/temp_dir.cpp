@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "distkit/util/decimal.hpp"
+
 namespace distkit_agent {
 
 std::string owner_name(const std::string& host) {
@@ -65,7 +67,7 @@ void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
     if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos ||
         pid_text.size() > 9)
       continue;
-    pid_t pid = static_cast<pid_t>(std::atol(pid_text.c_str()));
+    pid_t pid = distkit::parse_decimal<pid_t>(pid_text).value_or(0);
     if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
   }
   closedir(d);

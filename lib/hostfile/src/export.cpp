@@ -154,6 +154,7 @@ std::string export_hosts(const std::vector<Host>& ranks, ExportFormat fmt) {
   std::string name(to_string(fmt));
   if (fmt == ExportFormat::slurm) {
     std::vector<std::string> hosts;
+    hosts.reserve(slots.size());
     for (const HostSlots& s : slots) hosts.push_back(s.host);
     return render_named("export_slurm.line", {{"nodelist", compress_node_list(hosts)}},
                         TemplateMode::text);

@@ -10,7 +10,9 @@
 #include <variant>
 
 #include "distkit/hostfile/hostfile.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/json_text.hpp"
+#include "distkit/util/strings.hpp"
 #include "fail.hpp"
 
 namespace distkit::hostfile {
@@ -187,7 +189,7 @@ void require_ring(const std::vector<Host>& hosts, std::string_view src) {
 std::string env_advice(std::string_view entry) {
   constexpr std::string_view key = "MLX_METAL_FAST_SYNCH=";
   if (entry.substr(0, key.size()) != key) return "";
-  if (std::atoi(std::string(entry.substr(key.size())).c_str()) == 0) return "";
+  if (parse_decimal<long>(trim(entry.substr(key.size()))).value_or(0) == 0) return "";
   return std::string(entry) +
          " can wedge the GPU (MLX #3142, #4005); leave it unset, as MLX's docs now advise";
 }

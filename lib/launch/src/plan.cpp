@@ -257,8 +257,14 @@ std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const Launch
                                       const std::string& hostfile_subject) {
   std::vector<std::string> out;
   for (size_t i = 0; i < hf.envs.size(); ++i)
-    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty())
-      out.push_back(hostfile_subject + ": envs[" + std::to_string(i) + "]: " + advice);
+    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty()) {
+      std::string line = hostfile_subject;
+      line += ": envs[";
+      line += std::to_string(i);
+      line += "]: ";
+      line += advice;
+      out.push_back(std::move(line));
+    }
   for (const auto& e : o.env)
     if (auto advice = hostfile::env_advice(e); !advice.empty()) out.push_back("--env: " + advice);
   return out;

@@ -15,6 +15,7 @@
 
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/util/atomic_file.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
@@ -146,8 +147,8 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
     report.problems.push_back({host, "cwd-missing",
                                "directory '" + plan.cwd.value_or("") + "' does not exist",
                                "create it there or fix --cwd"});
-  for (auto word : split_words(fact("busy")))
-    report_busy_port(plan, host, std::atoi(std::string(word).c_str()), report);
+  for (const auto& word : split_words(fact("busy")))
+    report_busy_port(plan, host, parse_decimal<int>(word).value_or(-1), report);
 }
 
 // The preflight's request to `host`'s agent (its P frame): the timing,

@@ -15,20 +15,27 @@ void put(std::FILE* f, const std::string& text) {
 }
 }  // namespace
 
-int tool_main(std::string_view tool, CLI::App& app, std::vector<std::string> args,
-              const std::function<int()>& body, std::FILE* out, std::FILE* err) {
-  if (app.get_name().empty()) app.name(std::string(tool));  // "Usage: <tool> [OPTIONS]"
-  try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11's order
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream o, x;
-    int rc = app.exit(e, o, x);
-    put(out, o.str());
-    put(err, x.str());
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
-  }
-  return run_tool(tool, body, err);
+int tool_main(std::string_view tool, std::vector<std::string> args,
+              const std::function<void(CLI::App&)>& configure, const std::function<int()>& body,
+              std::FILE* out, std::FILE* err) {
+  return run_tool(
+      tool,
+      [&] {
+        CLI::App app{"", std::string(tool)};  // "Usage: <tool> [OPTIONS]"
+        configure(app);
+        try {
+          std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11's order
+          app.parse(reversed);
+        } catch (const CLI::ParseError& e) {
+          std::ostringstream o, x;
+          int rc = app.exit(e, o, x);
+          put(out, o.str());
+          put(err, x.str());
+          return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+        }
+        return body();
+      },
+      err);
 }
 
 std::vector<std::string> arguments(int argc, char** argv) {

@@ -41,8 +41,6 @@ inline configtool::ConnectFn local_connect(std::vector<std::string> unreachable 
 inline ToolRun run_tool(std::vector<std::string> args,
                         configtool::ConnectFn connect = local_connect()) {
   configtool::Options options;
-  CLI::App app{"distconfig"};
-  configtool::configure_cli(app, options);
   std::ostringstream out, err;
   configtool::Services s{connect, out, err, false};
   // tool_main's own lines (CLI11's, the error line) go to C streams.
@@ -52,7 +50,8 @@ inline ToolRun run_tool(std::vector<std::string> args,
   std::FILE* ferr = open_memstream(&said_err, &err_size);
   ToolRun r;
   r.status = tool_main(
-      "distconfig", app, args, [&] { return configtool::run_distconfig(options, s); }, fout, ferr);
+      "distconfig", args, [&](CLI::App& app) { configtool::configure_cli(app, options); },
+      [&] { return configtool::run_distconfig(options, s); }, fout, ferr);
   std::fclose(fout);
   std::fclose(ferr);
   r.out = out.str() + std::string(said_out, out_size);

@@ -17,17 +17,18 @@ struct Said {
 
 Said run(
     std::vector<std::string> args, std::function<int()> body = [] { return 0; }) {
-  CLI::App app{"a test tool"};
   int n = 0;
-  app.add_option("-n", n, "a number");
-  app.set_version_flag("--version", "distx 1.0");
   Said s;
   char *out = nullptr, *err = nullptr;
   size_t out_size = 0, err_size = 0;
   std::FILE* fout = open_memstream(&out, &out_size);
   std::FILE* ferr = open_memstream(&err, &err_size);
   s.status = distkit::tool_main(
-      "distx", app, std::move(args),
+      "distx", std::move(args),
+      [&](CLI::App& app) {
+        app.add_option("-n", n, "a number");
+        app.set_version_flag("--version", "distx 1.0");
+      },
       [&] {
         s.ran = true;
         return body() + n;
@@ -67,6 +68,24 @@ TEST_CASE("tool_main: a bad flag is exit 2 with CLI11's message, the body never 
   CHECK(s.status == 2);
   CHECK(s.err.find("--bogus") != std::string::npos);
   CHECK(run({"-n", "x"}).status == 2);
+}
+
+TEST_CASE("tool_main: a flag defined twice is an internal error, not a terminate") {
+  char* err = nullptr;
+  size_t size = 0;
+  std::FILE* ferr = open_memstream(&err, &size);
+  int status = distkit::tool_main(
+      "distx", {},
+      [](CLI::App& app) {
+        static int x = 0;
+        app.add_option("--x", x, "once");
+        app.add_option("--x", x, "twice");
+      },
+      [] { return 0; }, stdout, ferr);
+  std::fclose(ferr);
+  CHECK(status == 1);
+  CHECK(std::string(err, size).rfind("distx: error: internal: ", 0) == 0);
+  std::free(err);
 }
 
 TEST_CASE("tool_main: what the body throws is the one error line and its exit code") {

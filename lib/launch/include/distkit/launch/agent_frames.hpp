@@ -187,7 +187,12 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 
 inline std::string encode_pairs(const Pairs& pairs) {
   std::string out;
-  for (const auto& [k, v] : pairs) out += k + '=' + v + '\0';
+  for (const auto& [k, v] : pairs) {
+    out += k;
+    out += '=';
+    out += v;
+    out += '\0';
+  }
   return out;
 }
 

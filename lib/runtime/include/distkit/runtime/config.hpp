@@ -34,11 +34,11 @@ struct Config {
   std::chrono::milliseconds connect_timeout{60000};
   int max_stripes = 8;
   // Pipelining unit of the ring algorithms, in bytes.
-  size_t chunk_bytes = 256 * 1024;
+  size_t chunk_bytes = size_t{256} * 1024;
   // all-reduce payloads up to small_bytes * size / 2 bytes use recursive
   // doubling, larger ones the bidirectional ring (crossover measured with
   // bench/runtime_switch_point.sh: ~64 KiB at 2 ranks, ~128 KiB at 4).
-  size_t small_bytes = 64 * 1024;
+  size_t small_bytes = size_t{64} * 1024;
   // Before blocking in poll(), a latency-bound step (every transfer at most
   // 64 KiB) polls without blocking, yielding the CPU between tries, for up
   // to this long: a wake-up from poll() costs several microseconds, which is

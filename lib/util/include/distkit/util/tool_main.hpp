@@ -15,12 +15,16 @@ class App;
 
 namespace distkit {
 
-// Parses `args` (argv without the program name) into `app`, then returns
-// run_tool(tool, body, err). --help and --version print on `out` and give
-// 0; a flag CLI11 refuses prints its message and a pointer to --help on
-// `err` and gives 2 (ExitCode::usage), without running `body`.
-int tool_main(std::string_view tool, CLI::App& app, std::vector<std::string> args,
-              const std::function<int()>& body, std::FILE* out = stdout, std::FILE* err = stderr);
+// Builds the tool's CLI11 app with `configure` (its flags, bound to the
+// tool's options), parses `args` (argv without the program name) into it,
+// then runs `body` for the exit status, all inside the one catch site
+// (run_tool): nothing a tool does from its first flag on escapes it.
+// --help and --version print on `out` and give 0; a flag CLI11 refuses
+// prints its message and a pointer to --help on `err` and gives 2
+// (ExitCode::usage), without running `body`.
+int tool_main(std::string_view tool, std::vector<std::string> args,
+              const std::function<void(CLI::App&)>& configure, const std::function<int()>& body,
+              std::FILE* out = stdout, std::FILE* err = stderr);
 
 // argv[1..argc) as strings, for tool_main.
 std::vector<std::string> arguments(int argc, char** argv);
