@@ -21,24 +21,39 @@
 #     its one hand-written script, tests/data/netsetup/macos_fake.sh.
 #  2. clang-format --dry-run -Werror over every *.cpp, *.hpp and *.h file,
 #     with the repo's .clang-format (it reports; it never rewrites a file).
+#  3. only with --tidy: clang-tidy, with the repo's .clang-tidy and every
+#     finding an error, over the product's C++ sources (lib/, apps/) that
+#     changed since BASE (default HEAD~10, the newest commits: all 120
+#     files cost ~12 min of CPU, too much for every CI run), compiled as in
+#     BUILD_DIR's compile_commands.json (a clang build: CI uses build-asan).
 #
 # Usage: scripts/lint.sh [--shell-only | --format-only]   (from anywhere)
+#        scripts/lint.sh --tidy BUILD_DIR [BASE]
 #   --shell-only   check 1 alone (needs shellcheck)
 #   --format-only  check 2 alone (needs clang-format)
-#   Both tools: scripts/install-deps.sh --lint.
+#   --tidy         check 3 alone (needs clang-tidy and a configured build)
+#   The tools: scripts/install-deps.sh --lint.
 # Exit status: 0 clean, 1 findings (printed above the summary lines),
 # 2 a tool missing, not a git checkout, or bad usage.
 set -eu
 
-usage() { echo "lint.sh: error: $1; usage: lint.sh [--shell-only | --format-only]" >&2; exit 2; }
+usage() {
+  echo "lint.sh: error: $1; usage: lint.sh [--shell-only | --format-only | --tidy BUILD_DIR [BASE]]" >&2
+  exit 2
+}
 shell=1
 format=1
-[ $# -le 1 ] || usage "at most one argument"
+tidy=0
+case ${1:-} in
+  --tidy) if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage "--tidy takes BUILD_DIR and an optional BASE"; fi ;;
+  *) [ $# -le 1 ] || usage "at most one argument" ;;
+esac
 case ${1:-} in
   '') ;;
   --shell-only) format=0 ;;
   --format-only) shell=0 ;;
-  -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --tidy) shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~10} ;;
+  -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) usage "unknown argument '$1'" ;;
 esac
 
@@ -49,8 +64,14 @@ need() {
 need git
 [ "$shell" = 0 ] || need shellcheck
 [ "$format" = 0 ] || need clang-format
+[ "$tidy" = 0 ] || need clang-tidy
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null) ||
   { echo "lint.sh: error: not in a git checkout" >&2; exit 2; }
+if [ "$tidy" = 1 ]; then
+  case $build_dir in /*) ;; *) build_dir=$(pwd)/$build_dir ;; esac
+  [ -f "$build_dir/compile_commands.json" ] ||
+    { echo "lint.sh: error: no $build_dir/compile_commands.json; configure that build first" >&2; exit 2; }
+fi
 cd "$root"
 
 tmp=$(mktemp -d)
@@ -142,5 +163,24 @@ if [ "$format" = 1 ]; then
     echo "lint.sh: clang-format: $bad of $# files not formatted ($(clang-format --version))"
     status=1
   fi
+fi
+if [ "$tidy" = 1 ]; then
+  # BASE may be older than a shallow clone's history: then every file.
+  if git rev-parse -q --verify "$base^{commit}" >/dev/null; then
+    git diff --name-only --diff-filter=AM "$base" -- 'lib/*.cpp' 'apps/*.cpp' >"$tmp/tidy"
+  else
+    git ls-files -- 'lib/*.cpp' 'apps/*.cpp' >"$tmp/tidy"
+  fi
+  n=$(wc -l <"$tmp/tidy" | tr -d ' ')
+  rc=0
+  # Two at a time (CI's two cores); a finding is an error (exit 1).
+  [ "$n" = 0 ] || xargs -P 2 -n 4 clang-tidy -p "$build_dir" --quiet --warnings-as-errors='*' \
+    <"$tmp/tidy" 2>"$tmp/tidy.err" || rc=$?
+  grep -v 'warnings generated\.$' "$tmp/tidy.err" >&2 || :
+  case $rc in
+    0) echo "lint.sh: clang-tidy: $n changed files since $base, no findings" ;;
+    123) echo "lint.sh: clang-tidy: $n changed files since $base, findings above"; status=1 ;;
+    *) echo "lint.sh: error: clang-tidy could not run (exit $rc)" >&2; exit 2 ;;
+  esac
 fi
 exit "$status"
