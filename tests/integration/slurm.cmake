@@ -1,7 +1,7 @@
 # A real Slurm (Debian's slurmctld/slurmd 22.05 with munge) on the test
 # hosts, and distlaunch handing jobs to it and to Open MPI's mpirun; skipped
 # where they are not installed (scripts/install-deps.sh --slurm).
-foreach(t cluster_up)
+foreach(t cluster_up launch sbatch sigkill)
   distkit_integration_test(slurm_${t} slurm_${t}.sh)
   set_tests_properties(integration.slurm_${t} PROPERTIES LABELS "integration;slurm" TIMEOUT 120)
 endforeach()

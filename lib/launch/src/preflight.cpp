@@ -117,7 +117,8 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
            o.agent,
            o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
            a.copy == Copy::made,
-           o.answered};
+           o.answered,
+           fact("slurm_step")};
   if (!o.exit.error.empty()) {
     report.failures.push_back(host + ": preflight failed (" + o.exit.error + "); check the host");
     return;

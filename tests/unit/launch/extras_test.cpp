@@ -33,6 +33,55 @@ TEST_CASE("a malformed Slurm node list is refused", "[launch][slurm]") {
   }
 }
 
+namespace {
+template <class F>
+std::string slurm_error_of(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return describe(e);
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("Slurm task counts per node expand their repeats", "[launch][slurm]") {
+  CHECK(expand_slurm_tasks_per_node("2(x3),1") == std::vector<int>{2, 2, 2, 1});
+  CHECK(expand_slurm_tasks_per_node("1(x4)") == std::vector<int>{1, 1, 1, 1});
+  CHECK(expand_slurm_tasks_per_node("3") == std::vector<int>{3});
+  CHECK(slurm_error_of([] { expand_slurm_tasks_per_node("2(x3"); }) ==
+        "SLURM_TASKS_PER_NODE: cannot read '2(x3': '2(x3' has no closing ')'; give the ranks per "
+        "host with -n/--repeat-hosts");
+  CHECK(slurm_error_of([] { expand_slurm_tasks_per_node("0,2"); }) ==
+        "SLURM_TASKS_PER_NODE: cannot read '0,2': a count below 1; give the ranks per host with "
+        "-n/--repeat-hosts");
+}
+
+TEST_CASE("the allocation's layout: SLURM_TASKS_PER_NODE, else SLURM_NTASKS_PER_NODE, else 1",
+          "[launch][slurm]") {
+  CHECK(slurm_tasks_per_node("2(x2),1", "9", 3) == std::vector<int>{2, 2, 1});
+  CHECK(slurm_tasks_per_node(nullptr, "2", 3) == std::vector<int>{2, 2, 2});
+  CHECK(slurm_tasks_per_node("", nullptr, 2) == std::vector<int>{1, 1});
+  CHECK(slurm_error_of([] { slurm_tasks_per_node("2(x3)", nullptr, 4); }) ==
+        "SLURM_TASKS_PER_NODE: '2(x3)' counts 3 node(s), SLURM_JOB_NODELIST has 4; give the ranks "
+        "per host with -n/--repeat-hosts");
+  CHECK(slurm_error_of([] { slurm_tasks_per_node(nullptr, "two", 4); }) ==
+        "SLURM_NTASKS_PER_NODE: 'two' is not a count of tasks; give the ranks per host with "
+        "-n/--repeat-hosts");
+}
+
+TEST_CASE("srun is the launcher inside an allocation, ssh outside, as --launcher says",
+          "[launch][slurm]") {
+  CHECK(choose_launcher(std::nullopt, "42") == Launcher::srun);
+  CHECK(choose_launcher(std::nullopt, nullptr) == Launcher::ssh);
+  CHECK(choose_launcher(std::nullopt, "") == Launcher::ssh);
+  CHECK(choose_launcher(std::string("ssh"), "42") == Launcher::ssh);
+  CHECK(choose_launcher(std::string("srun"), "42") == Launcher::srun);
+  CHECK(slurm_error_of([] { choose_launcher(std::string("srun"), nullptr); }) ==
+        "--launcher: srun needs a Slurm allocation, and SLURM_JOB_ID is not set; run distlaunch "
+        "inside salloc or an sbatch script, or use --launcher ssh");
+}
+
 TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
           "[launch][mpi]") {
   hostfile::Hostfile hf;
