@@ -4,8 +4,9 @@
 #   slurm_up N   the hosts and Slurm on them, SLURM_CONF exported; skips
 #                (77) where Slurm is not installed
 # `down` (run by cluster_lib.sh's cleanup) stops Slurm's daemons first.
+# After accept_lib.sh (which sources launch_lib.sh itself), not again.
 CLUSTER_PREFIX=${CLUSTER_PREFIX:-distkit-slurm-test}
-. "$(dirname "$0")/launch_lib.sh"
+[ -n "${DL:-}" ] || . "$(dirname "$0")/launch_lib.sh"
 
 slurm_up() {
   cluster_up "$1"

@@ -1,6 +1,8 @@
 # distlaunch as an sbatch job (sbatch --wait -N 4 --ntasks-per-node=2): it
 # runs on the allocation's first node, srun reaches all four, 8 ranks each
-# on its own node; rank 6's exit 3 is the job's exit status; --record
+# on its own node; rank 6's exit 3 (a second after the others have printed
+# and ended: a rank still starting would be stopped) is the job's exit
+# status; --record
 # names the job sbatch submitted.
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_up 4
@@ -10,7 +12,7 @@ dl_path=$(cd "$(dirname "$DL")" && pwd)/distlaunch
 cat > "$WORK/job.sh" <<JOB
 #!/bin/sh
 exec "$dl_path" --ssh-config "$C/ssh_config" --record "$WORK/rec" --tag-output \\
-  -- sh -c 'echo "\$MLX_RANK \$DISTKIT_LOCAL_RANK \$(hostname)"; [ "\$MLX_RANK" != 6 ] || exit 3'
+  -- sh -c 'echo "\$MLX_RANK \$DISTKIT_LOCAL_RANK \$(hostname)"; [ "\$MLX_RANK" != 6 ] || { sleep 1; exit 3; }'
 JOB
 rc=0
 sbatch --wait -N 4 --ntasks-per-node=2 -D "$WORK" -o "$WORK/out" -e "$WORK/err" "$WORK/job.sh" \
@@ -26,6 +28,7 @@ python3 - "$WORK/rec/manifest.json" "$job" <<'PY' || fail "manifest"
 import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["exit_code"] == 3, m["exit_code"]
+assert [r.get("exit_status") for r in m["ranks"]] == [0, 0, 0, 0, 0, 0, 3, 0], m["ranks"]
 assert m["slurm"]["job_id"] == sys.argv[2], m["slurm"]
 assert sorted(m["slurm"]["steps"]) == ["h1", "h2", "h3", "h4"], m["slurm"]
 PY
