@@ -2,7 +2,8 @@
 # given): srun is the launcher, the allocation's layout gives 8 ranks, 2
 # per node, each with MLX's and distkit's rank environment on its own node;
 # a rank that exits 3 gives exit 3 with no process left on any node and no
-# job left; --record names the job and each host agent's step.
+# job left; --record names the job and each host agent's step; a host
+# outside the allocation and a step srun refuses are reported as such.
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_up 4
 
@@ -63,6 +64,19 @@ expect_eq "$(squeue -h | wc -l)" 0 "Slurm jobs left"
 python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["exit_code"] == 3 and len(m["slurm"]["steps"]) == 4' \
   "$WORK/rec2/manifest.json" || fail "manifest of the failed job"
 echo "ok: exit 3 in $((t1 - t0)) ms, nothing left"
+
+# A host outside the allocation: a usage error before anything starts.
+rc=0
+salloc -N 2 --quiet "$DL" --ssh-config "$C/ssh_config" --hosts h1,h4 -- true 2> "$WORK/err4" || rc=$?
+expect_eq "$rc" 2 "a host outside the allocation"
+expect_line "$WORK/err4" "distlaunch: error: --launcher srun: 'h4' is not a node of this Slurm allocation (h[1-2]); give the allocation's nodes, or use --launcher ssh for other hosts"
+
+# srun refusing the step (a job that does not exist): its own words.
+rc=0
+SLURM_JOB_ID=999999 SLURM_JOB_NODELIST=h1 "$DL" --ssh-config "$C/ssh_config" -- true 2> "$WORK/err5" || rc=$?
+expect_eq "$rc" 1 "srun refusing the step"
+expect_line "$WORK/err5" "distlaunch: error: h1: preflight failed (its first command ended with status 1: srun: error: Unable to confirm allocation for job 999999: Invalid job id specified); check the host"
+echo "ok: a host outside the allocation, and srun's refusal, each named"
 
 # srun asked for outside an allocation: a usage error naming the remedy.
 rc=0

@@ -250,6 +250,14 @@ PreflightReport run_preflight(const Plan& plan,
           a.opening = round(first);
           const AgentOpening& o = a.opening;
           if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
+          // The channel failed before the locator said anything (srun
+          // refusing the step, a shell that does not start): its failure.
+          if (o.system.empty() && !o.exit.ok()) {
+            a.opening.exit.error = "its first command ended with status " +
+                                   std::to_string(o.exit.shell_status()) +
+                                   (o.err.empty() ? "" : ": " + o.err);
+            return a;
+          }
           // None there: copy ours where it can run, then locate it again.
           if (!copy) return a.copy = Copy::none, a;
           a.own_system = copy->system;

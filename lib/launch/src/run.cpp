@@ -337,6 +337,10 @@ int run_distlaunch(const LaunchOptions& options, const Services& services) {
   const Services s = with_launcher(o, services);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  if (o.launcher == "srun" && plan.backend != hostfile::Backend::mpi) {
+    const char* nodes = std::getenv("SLURM_JOB_NODELIST");
+    check_allocation_hosts(plan.hosts, nodes ? nodes : "");
+  }
   for (const auto& w : env_warnings(hosts.model, o, o.hostfile ? o.hostfile->string() : ""))
     std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))

@@ -3,6 +3,7 @@
 // ("r[1-2]n[1-2]" -> r1n1 r1n2 r2n1 r2n2).
 #include "distkit/launch/slurm.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "distkit/util/error.hpp"
@@ -148,6 +149,17 @@ Launcher choose_launcher(const std::optional<std::string>& flag, const char* slu
     throw UsageError("--launcher", "srun needs a Slurm allocation, and SLURM_JOB_ID is not set",
                      "run distlaunch inside salloc or an sbatch script, or use --launcher ssh");
   return Launcher::srun;
+}
+
+void check_allocation_hosts(const std::vector<std::string>& hosts, std::string_view nodelist) {
+  if (trim(nodelist).empty()) return;
+  auto nodes = expand_slurm_nodelist(nodelist);
+  for (const auto& h : hosts)
+    if (std::find(nodes.begin(), nodes.end(), h) == nodes.end())
+      throw UsageError(
+          "--launcher srun",
+          "'" + h + "' is not a node of this Slurm allocation (" + std::string(nodelist) + ")",
+          "give the allocation's nodes, or use --launcher ssh for other hosts");
 }
 
 }  // namespace distkit::launch

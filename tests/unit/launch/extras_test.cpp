@@ -82,6 +82,16 @@ TEST_CASE("srun is the launcher inside an allocation, ssh outside, as --launcher
         "inside salloc or an sbatch script, or use --launcher ssh");
 }
 
+TEST_CASE("under srun every host must be a node of the allocation", "[launch][slurm]") {
+  check_allocation_hosts({"n1", "n3"}, "n[1-3]");
+  check_allocation_hosts({"mac1"}, "");
+  CHECK(usage_text_of([] {
+          check_allocation_hosts({"n1", "mac1"}, "n[1-3]");
+        }) ==
+        "--launcher srun: 'mac1' is not a node of this Slurm allocation (n[1-3]); give the "
+        "allocation's nodes, or use --launcher ssh for other hosts");
+}
+
 TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
           "[launch][mpi]") {
   hostfile::Hostfile hf;

@@ -36,4 +36,9 @@ enum class Launcher { ssh, srun };
 // and not empty), else ssh. srun outside an allocation is a UsageError.
 Launcher choose_launcher(const std::optional<std::string>& flag, const char* slurm_job_id);
 
+// Under srun, every host must be a node of the allocation (`nodelist`,
+// SLURM_JOB_NODELIST's value; nothing is checked when it is empty): throws
+// UsageError naming the first that is not.
+void check_allocation_hosts(const std::vector<std::string>& hosts, std::string_view nodelist);
+
 }  // namespace distkit::launch
