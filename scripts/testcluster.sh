@@ -21,6 +21,10 @@
 #   testcluster.sh cable DIR K L [IFK IFL]  a veth pair between hosts K and L
 #       playing a point-to-point cable, named IFK in host K and IFL in
 #       host L (default tbL in K, tbK in L), both left down and unaddressed
+#   testcluster.sh slurm-up DIR        a real Slurm on the hosts: munged and slurmctld
+#       here, one slurmd per host in its namespaces (scripts/testcluster/slurm.sh);
+#       writes DIR/slurm/slurm.conf and DIR/slurm/env (SLURM_CONF=...)
+#   testcluster.sh slurm-down DIR      stop what slurm-up started (down does it too)
 # Exit status: 0 ok, 1 failure, 2 usage, 77 unsupported here (not root, no
 # namespaces, no sshd, no Slurm for slurm-up) so test scripts can skip.
 set -eEu
