@@ -2,13 +2,16 @@
 # Installs what distkit needs to build and test, idempotently:
 #   Debian 12 / Ubuntu 24.04: apt (as root, or through sudo)
 #   macOS: Homebrew
-# Usage: scripts/install-deps.sh [--bench] [--fuzz] [--lint] [--mlx]
+# Usage: scripts/install-deps.sh [--bench] [--fuzz] [--lint] [--mlx] [--slurm]
 #   --bench  also the peers the benchmarks compare against (pdsh, Open MPI,
 #            Gloo, iperf3)
 #   --fuzz   also clang and its sanitizer/fuzzer runtime
 #   --lint   also shellcheck and clang-format (scripts/lint.sh)
 #   --mlx    also what building MLX's C++ library needs (OpenBLAS, LAPACKE),
 #            for the tests that run real MLX programs (DISTKIT_MLX_SOURCE)
+#   --slurm  also Slurm (slurmctld, slurmd, slurm-client, munge) and Open
+#            MPI, for the tests that hand jobs to them on the test cluster
+#            (Linux only: Slurm does not run on macOS)
 # Exit status: 0 installed (or already present), 1 install failed,
 # 2 unsupported system or bad arguments.
 set -eu
@@ -17,13 +20,15 @@ want_bench=0
 want_fuzz=0
 want_lint=0
 want_mlx=0
+want_slurm=0
 for arg in "$@"; do
   case "$arg" in
     --bench) want_bench=1 ;;
     --fuzz) want_fuzz=1 ;;
     --lint) want_lint=1 ;;
     --mlx) want_mlx=1 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --slurm) want_slurm=1 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -58,6 +63,7 @@ install_apt() {
   [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"
   [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
   [ "$want_mlx" = 1 ] && pkgs="$pkgs libopenblas-dev liblapacke-dev"
+  [ "$want_slurm" = 1 ] && pkgs="$pkgs slurmctld slurmd slurm-client munge openmpi-bin"
   missing=""
   for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -21,8 +21,12 @@
 #   testcluster.sh cable DIR K L [IFK IFL]  a veth pair between hosts K and L
 #       playing a point-to-point cable, named IFK in host K and IFL in
 #       host L (default tbL in K, tbK in L), both left down and unaddressed
+#   testcluster.sh slurm-up DIR        a real Slurm on the hosts: munged and slurmctld
+#       here, one slurmd per host in its namespaces (scripts/testcluster/slurm.sh);
+#       writes DIR/slurm/slurm.conf and DIR/slurm/env (SLURM_CONF=...)
+#   testcluster.sh slurm-down DIR      stop what slurm-up started (down does it too)
 # Exit status: 0 ok, 1 failure, 2 usage, 77 unsupported here (not root, no
-# namespaces, no sshd) so test scripts can skip.
+# namespaces, no sshd, no Slurm for slurm-up) so test scripts can skip.
 set -eEu
 
 SELF_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -269,6 +273,7 @@ cmd_down() {
   [ -f "$1/cluster.env" ] || { echo "testcluster.sh: $1: no cluster to tear down" >&2; return 0; }
   load_state "$1"
   local hd ns l
+  cmd_slurm_down "$DIR"
   for hd in "$DIR"/h*/; do [ -d "$hd" ] && kill_host "${hd%/}"; done
   # Deleting one end of a veth pair removes both, wherever the peer is.
   for l in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep "^dk${ID}[vp][0-9]*$" || true); do
@@ -356,6 +361,9 @@ cmd_cable() {
   ip -n "$(ns_name "$l")" link set "$tmpl" name "$ifl"
 }
 
+# shellcheck source=scripts/testcluster/slurm.sh
+. "$SELF_DIR/testcluster/slurm.sh"
+
 [ $# -ge 1 ] || usage
 cmd=$1
 shift
@@ -366,6 +374,8 @@ case "$cmd" in
   addr) [ $# = 2 ] || usage; host_arg "$1" "$2"; host_ip "$K" ;;
   outputs) cmd_outputs "$@" ;;
   cable) cmd_cable "$@" ;;
+  slurm-up) check_support; cmd_slurm_up "$@" ;;
+  slurm-down) cmd_slurm_down "$@" ;;
   stop-sshd|start-sshd|cut|uncut|nosudo|sudo|delay) cmd_fault "$cmd" "$@" ;;
   -h|--help) help_text; exit 0 ;;
   *) echo "testcluster.sh: error: unknown command '$cmd'; see --help" >&2; exit 2 ;;

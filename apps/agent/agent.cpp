@@ -41,6 +41,7 @@ constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pip
 constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
 
+bool g_pad_lines = false;          // end every write with a newline (run_agent)
 volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
 int g_agent_wake[2] = {-1, -1};
 rlimit g_nofile;  // the limit the wrappers and ranks get back (raised for us)
@@ -509,6 +510,9 @@ void Agent::write_stdins() {
 }
 
 void Agent::flush_stdout() {
+  // out_ holds whole frames: a newline after the last one is padding
+  // between frames, which the launcher skips.
+  if (g_pad_lines && !out_.empty() && out_.back() != '\n') out_ += '\n';
   while (!out_.empty()) {
     ssize_t n = write(1, out_.data(), out_.size());
     if (n > 0) {
@@ -606,6 +610,13 @@ int Agent::run() {
 
 int run_agent() {
   if (pipe(g_agent_wake) != 0) return 126;
+  // Slurm's step I/O passes a task's output on by lines: under srun
+  // (distlaunch --launcher srun sets this), a frame that does not end in a
+  // newline would wait for the next one. Not for the ranks' environment.
+  if (const char* v = std::getenv("DISTKIT_AGENT_LINES")) {
+    g_pad_lines = std::string(v) == "1";
+    unsetenv("DISTKIT_AGENT_LINES");
+  }
   // Three descriptors a rank: macOS's default soft limit (256) would stop a
   // host at ~80 ranks. The wrappers put the original back for their ranks.
   if (getrlimit(RLIMIT_NOFILE, &g_nofile) == 0) {

@@ -64,6 +64,10 @@ void system_facts(Pairs& out, double deadline) {
     out.emplace_back("os", "macOS " + *product + " (" + *build + ") " + u.machine);
   else
     out.emplace_back("os", std::string(u.sysname) + " " + u.release + " " + u.machine);
+  // Started by srun (distlaunch --launcher srun): the job step it runs in.
+  const char* job = std::getenv("SLURM_JOB_ID");
+  const char* step = std::getenv("SLURM_STEP_ID");
+  if (job && *job && step && *step) out.emplace_back("slurm_step", std::string(job) + "." + step);
 }
 
 // Is a TCP port already taken here? Bound once, as a rank will bind it

@@ -41,6 +41,14 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
                  "First port of the ranks' ring (default 32323)");
   app.add_option("--connect-timeout", o.access.connect_timeout_s,
                  "Seconds to reach each host (default 10)");
+  app.add_option("--hpc-nodes", o.hpc_nodes,
+                 "Also run the task's repetitions as one Slurm job of N nodes (sbatch --wait, "
+                 "distlaunch inside it), the same number of ranks, compared with the others")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--sbatch-arg", o.sbatch_args,
+                 "An extra sbatch argument for the HPC job (repeatable), e.g. "
+                 "--sbatch-arg=--partition=cpu")
+      ->allow_extra_args(false);
 }
 
 namespace {
@@ -74,6 +82,10 @@ int run_distaccept(const AcceptOptions& o, std::FILE* out, std::FILE* err) {
   ro.baseline_host = o.baseline_host;
   ro.work_dir = fs::absolute(o.work_dir.value_or(default_work_dir())).lexically_normal();
   ro.progress = o.verbose || is_tty(err) ? err : nullptr;
+  if (o.hpc_nodes)
+    ro.hpc = HpcOptions{*o.hpc_nodes, o.sbatch_args, ""};
+  else if (!o.sbatch_args.empty())
+    throw UsageError("--sbatch-arg", "given without --hpc-nodes", "add --hpc-nodes N");
   Evidence evidence = run_acceptance(task, ro);
   Verdict verdict = judge(task, evidence);
   ReportInputs in{task, o.task.string(), ro.work_dir.string(), evidence, verdict};

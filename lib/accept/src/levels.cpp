@@ -12,7 +12,7 @@ namespace distkit::accept {
 namespace {
 
 bool is_main_run(const RunRecord& r) {
-  return r.kind == "baseline" || r.kind == "cluster";
+  return r.kind == "baseline" || r.kind == "cluster" || r.kind == "hpc";
 }
 
 std::string seconds(double s) {
@@ -32,8 +32,9 @@ Check run_check(const RunRecord& r) {
         bad.empty() ? "distlaunch exited " + std::to_string(r.exit_code) : join(bad, ", ");
     return {false, r.name + ": " + why + where};
   }
+  std::string job = r.slurm_job_id.empty() ? "" : " (Slurm job " + r.slurm_job_id + ")";
   return {true, r.name + ": " + std::to_string(r.world_size) + " rank(s) on " + join(r.hosts, ",") +
-                    " exited 0 in " + seconds(r.duration_s) + where};
+                    job + " exited 0 in " + seconds(r.duration_s) + where};
 }
 
 Level judge_runs(const Evidence& e) {
@@ -186,8 +187,9 @@ Level judge_deliverable(const Task& t, const Evidence& e) {
     }
     auto missing = missing_manifest_fields(*r.manifest, r.hosts);
     if (missing.empty())
-      l.checks.push_back({true, r.name + ": manifest complete (command, commit, hostfile "
-                                         "sha256, environment)"});
+      l.checks.push_back({true, r.name + ": manifest complete (command, commit, " +
+                                    (r.kind == "hpc" ? "Slurm job" : "hostfile sha256") +
+                                    ", environment)"});
     else
       l.checks.push_back({false, r.name + ": manifest field " + join(missing, ", ")});
   }

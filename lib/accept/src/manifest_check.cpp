@@ -22,7 +22,10 @@ std::vector<std::string> missing_manifest_fields(const std::string& manifest_jso
   std::vector<std::string> missing;
   if (!m.contains("command") || !m["command"].is_array() || m["command"].empty())
     missing.push_back("command missing");
-  if (!m.contains("hostfile") || !non_empty_string(m["hostfile"], "sha256"))
+  // The hosts came from a hostfile (its hash), or from a Slurm allocation
+  // (its job, and each rank's node in `ranks`).
+  bool slurm = m.contains("slurm") && non_empty_string(m["slurm"], "job_id");
+  if (!slurm && (!m.contains("hostfile") || !non_empty_string(m["hostfile"], "sha256")))
     missing.push_back("hostfile.sha256 missing (the job was not started from a hostfile)");
   const json* hosts_obj = m.contains("hosts") && m["hosts"].is_object() ? &m["hosts"] : nullptr;
   for (const auto& h : hosts) {

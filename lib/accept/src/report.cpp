@@ -1,6 +1,7 @@
 // Rendering the acceptance report (contract in report.hpp).
 #include "distkit/accept/report.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "distkit/util/strings.hpp"
@@ -16,15 +17,17 @@ std::string runs_line(const Evidence& e, const char* kind) {
   int n = 0;
   std::string where;
   int world = 0;
+  std::string job;
   for (const auto& r : e.runs)
     if (r.kind == kind) {
       ++n;
       where = join(r.hosts, ",");
       world = r.world_size;
+      if (!r.slurm_job_id.empty()) job = " (Slurm job " + r.slurm_job_id + ")";
     }
   if (n == 0) return std::string(kind) + ": none";
   return std::string(kind) + ": " + std::to_string(n) + " run(s) of " + std::to_string(world) +
-         " rank(s) on " + where;
+         " rank(s) on " + where + job;
 }
 
 ordered_json metric_json(const MetricValue& v) {
@@ -41,6 +44,7 @@ ordered_json run_json(const RunRecord& r) {
   j["exit_code"] = r.exit_code;
   if (!r.error.empty()) j["error"] = r.error;
   j["duration_s"] = r.duration_s;
+  if (!r.slurm_job_id.empty()) j["slurm_job_id"] = r.slurm_job_id;
   j["ranks"] = ordered_json::array();
   for (const auto& k : r.ranks)
     j["ranks"].push_back({{"rank", k.rank}, {"host", k.host}, {"status", k.status}, {"ok", k.ok}});
@@ -74,6 +78,9 @@ std::string render_text(const ReportInputs& in, bool color) {
   std::string out = "distaccept: " + in.task.name + " (" + in.task_path + ")\n";
   out += "  " + runs_line(in.evidence, "baseline") + "\n";
   out += "  " + runs_line(in.evidence, "cluster") + "\n";
+  bool hpc = std::any_of(in.evidence.runs.begin(), in.evidence.runs.end(),
+                         [](const RunRecord& r) { return r.kind == "hpc"; });
+  if (hpc) out += "  " + runs_line(in.evidence, "hpc") + "\n";
   out += "  records: " + in.work_dir + "\n";
   for (const auto& l : in.verdict.levels) {
     std::string mark =

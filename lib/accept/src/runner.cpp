@@ -24,6 +24,8 @@ struct Context {
   std::vector<std::string> hosts;  // cluster hosts, hostfile order
   std::string baseline_host;
   fs::path baseline_hostfile;
+  HpcOptions hpc;  // with --hpc-nodes (RunnerOptions::hpc), checked
+  int hpc_ranks_per_node = 0;
 };
 
 std::string script(const char* name, const TemplateFields& fields) {
@@ -50,7 +52,7 @@ void check_interrupt(const LaunchOutcome& r, const std::string& step) {
 }
 
 Context load(const Task& task, const RunnerOptions& o) {
-  Context c{task, o, hostfile::load(o.hostfile), {}, {}, {}};
+  Context c{task, o, hostfile::load(o.hostfile), {}, {}, {}, {}, 0};
   for (const auto& h : c.cluster.hosts) c.hosts.push_back(h.ssh);
   c.baseline_host = o.baseline_host.value_or(c.hosts.front());
   auto it = std::find_if(c.cluster.hosts.begin(), c.cluster.hosts.end(),
@@ -134,13 +136,55 @@ void read_manifest(RunRecord& rec) {
   }
 }
 
-void collect(const Context& c, RunRecord& rec, const std::string& host) {
-  if (!c.task.metrics_file) {
-    ParsedMetrics m = metrics_from_log(rank_log(rec.dir, 0));
-    rec.metrics = m.values;
-    rec.metrics_error = m.error;
+// What is collected on rank 0's host after a run: the declared files (as
+// expanded for the run) and the metrics file, by the collect script.
+struct CollectPlan {
+  std::vector<std::string> files;
+  std::string metrics_file;
+  std::string script;
+  bool needed = false;  // files or a metrics file declared
+};
+
+CollectPlan collect_plan(const Context& c, const std::string& run_dir) {
+  CollectPlan p;
+  p.files = expand_words(c.task.files, run_dir, "");
+  p.metrics_file =
+      c.task.metrics_file ? expand_words({*c.task.metrics_file}, run_dir, "").front() : "";
+  p.script = script("accept_collect.sh",
+                    {{"files", shell_join(p.files)}, {"metrics_file", p.metrics_file}});
+  p.needed = !c.task.files.empty() || c.task.metrics_file;
+  return p;
+}
+
+// Metrics from rank 0's log when the task declares no metrics file.
+void metrics_from_rank0(const Context& c, RunRecord& rec) {
+  if (c.task.metrics_file) return;
+  ParsedMetrics m = metrics_from_log(rank_log(rec.dir, 0));
+  rec.metrics = m.values;
+  rec.metrics_error = m.error;
+}
+
+// The collect script's answer (`answer`, its output on `host`) into `rec`.
+void apply_collect(const Context& c, RunRecord& rec, const CollectPlan& p,
+                   const std::string& answer, const std::string& host) {
+  CollectAnswer a = parse_collect_answer(answer);
+  for (size_t i = 0; i < p.files.size(); ++i)
+    rec.file_hashes[c.task.files[i]] = a.files.count(p.files[i]) ? a.files[p.files[i]] : "";
+  if (c.task.metrics_file) {
+    if (a.metrics_text) {
+      ParsedMetrics m = metrics_from_json(*a.metrics_text);
+      rec.metrics = m.values;
+      rec.metrics_error = m.error.empty() ? "" : p.metrics_file + ": " + m.error;
+    } else {
+      rec.metrics_error = p.metrics_file + ": not written on " + host;
+    }
   }
-  if (c.task.files.empty() && !c.task.metrics_file) return;
+}
+
+void collect(const Context& c, RunRecord& rec, const std::string& host) {
+  metrics_from_rank0(c, rec);
+  CollectPlan p = collect_plan(c, rec.dir);
+  if (!p.needed) return;
   hostfile::Hostfile one = c.cluster;
   auto it = std::find_if(one.hosts.begin(), one.hosts.end(),
                          [&](const hostfile::Host& h) { return h.ssh == host; });
@@ -149,32 +193,16 @@ void collect(const Context& c, RunRecord& rec, const std::string& host) {
   fs::path dir = fs::path(rec.dir) / "collect";
   fs::create_directories(dir);
   hostfile::save(dir / "hostfile.json", one);
-  std::vector<std::string> files = expand_words(c.task.files, rec.dir, "");
-  std::string metrics_file =
-      c.task.metrics_file ? expand_words({*c.task.metrics_file}, rec.dir, "").front() : "";
   LaunchRequest r;
   r.hostfile = dir / "hostfile.json";
-  r.command = {
-      "/bin/sh", "-c",
-      script("accept_collect.sh", {{"files", shell_join(files)}, {"metrics_file", metrics_file}})};
+  r.command = {"/bin/sh", "-c", p.script};
   r.cwd = c.task.cwd;
   r.dir = dir;
   r.preflight = false;
   r.timeout_s = 60;
   LaunchOutcome out = launch(c.o.access, r);
   check_interrupt(out, rec.name + " (collecting)");
-  CollectAnswer a = parse_collect_answer(rank_log(dir, 0));
-  for (size_t i = 0; i < files.size(); ++i)
-    rec.file_hashes[c.task.files[i]] = a.files.count(files[i]) ? a.files[files[i]] : "";
-  if (c.task.metrics_file) {
-    if (a.metrics_text) {
-      ParsedMetrics m = metrics_from_json(*a.metrics_text);
-      rec.metrics = m.values;
-      rec.metrics_error = m.error.empty() ? "" : metrics_file + ": " + m.error;
-    } else {
-      rec.metrics_error = metrics_file + ": not written on " + host;
-    }
-  }
+  apply_collect(c, rec, p, rank_log(dir, 0), host);
 }
 
 RunRecord run_once(const Context& c, const std::string& name, const std::string& kind,
@@ -211,10 +239,128 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   return rec;
 }
 
+// The distlaunch flags every run of the HPC job shares.
+std::vector<std::string> hpc_flags(const Context& c) {
+  std::vector<std::string> f = {"--cwd", *c.task.cwd, "--no-stdin", "-p",
+                                std::to_string(c.o.access.starting_port)};
+  if (c.o.access.ssh_config) f.insert(f.end(), {"--ssh-config", c.o.access.ssh_config->string()});
+  return f;
+}
+
+HpcJob hpc_job(const Context& c, int ranks_per_node) {
+  HpcJob job;
+  job.name = "distaccept-" + c.task.name;
+  job.cwd = *c.task.cwd;
+  job.ranks_per_node = ranks_per_node;
+  job.dir = c.o.work_dir / "hpc";
+  job.probe_flags = hpc_flags(c);
+  job.probe_dir = (c.o.work_dir / "probe-hpc").string();
+  std::vector<std::string> dirs;
+  for (int k = 1; k <= c.task.repetitions; ++k)
+    dirs.push_back((c.o.work_dir / ("hpc-" + std::to_string(k))).string());
+  job.probe = script("accept_probe.sh",
+                     {{"dirs", shell_join(dirs)}, {"inputs", shell_join(c.task.inputs)}});
+  for (const auto& dir : dirs) {
+    HpcRun r;
+    r.dir = dir;
+    r.command = expand_words(c.task.command, dir, "");
+    r.flags = hpc_flags(c);
+    for (const auto& kv : env_list(c.task)) r.flags.insert(r.flags.end(), {"--env", kv});
+    if (c.task.timeout_s > 0)
+      r.flags.insert(r.flags.end(), {"--timeout", std::to_string(c.task.timeout_s)});
+    r.collect = collect_plan(c, dir).script;
+    job.runs.push_back(std::move(r));
+  }
+  return job;
+}
+
+// distlaunch's status in a directory of the HPC job (nullopt: not run).
+std::optional<int> status_in(const fs::path& dir) {
+  std::string text(trim(text_or_empty(dir / "exit_status")));
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoi(text);
+}
+
+// The probe's answers: one rank per node, each node's versions and inputs.
+void read_hpc_probe(const Context& c, const HpcJob& job, const HpcOutcome& out, Evidence& e) {
+  auto status = status_in(job.probe_dir);
+  std::string why = !out.error.empty() ? out.error
+                    : !status          ? "the Slurm job " + out.job_id + " did not run it"
+                    : *status != 0     ? "distlaunch exited " + std::to_string(*status)
+                                       : "";
+  if (!why.empty()) {
+    if (e.probe_error.empty()) e.probe_error = "HPC probe: " + why + " (see " + job.probe_dir + ")";
+    return;
+  }
+  RunRecord probe;
+  probe.dir = job.probe_dir;
+  read_manifest(probe);
+  for (const auto& k : probe.ranks) {
+    ProbeAnswer a = parse_probe_answer(rank_log(job.probe_dir, k.rank));
+    e.versions.push_back({k.host, a.versions});
+    for (const auto& path : c.task.inputs)
+      e.inputs[path][k.host] = a.inputs.count(path) ? a.inputs[path] : "";
+  }
+}
+
+// One repetition of the HPC job, from what the job left in its directory.
+RunRecord read_hpc_run(const Context& c, const HpcRun& run, int k, const HpcOutcome& out) {
+  RunRecord rec;
+  rec.name = "hpc-" + std::to_string(k);
+  rec.kind = "hpc";
+  rec.dir = run.dir;
+  rec.slurm_job_id = out.job_id;
+  rec.world_size = c.task.ranks_per_host * static_cast<int>(c.hosts.size());
+  auto status = status_in(run.dir);
+  if (!out.error.empty())
+    rec.error = out.error;
+  else if (!status)
+    rec.error = "the Slurm job " + out.job_id + " did not run it";
+  if (!rec.error.empty()) return rec;
+  rec.exit_code = *status;
+  read_manifest(rec);
+  for (const auto& r : rec.ranks)
+    if (std::find(rec.hosts.begin(), rec.hosts.end(), r.host) == rec.hosts.end())
+      rec.hosts.push_back(r.host);
+  if (rec.manifest) {
+    auto m = nlohmann::json::parse(*rec.manifest, nullptr, false);
+    if (m.is_object() && m.contains("duration_s") && m["duration_s"].is_number())
+      rec.duration_s = m["duration_s"].get<double>();
+  }
+  metrics_from_rank0(c, rec);
+  CollectPlan p = collect_plan(c, rec.dir);
+  if (p.needed)
+    apply_collect(c, rec, p, text_or_empty(fs::path(rec.dir) / "collect" / "rank-0.log"),
+                  rec.hosts.empty() ? "rank 0's node" : rec.hosts.front());
+  return rec;
+}
+
+void run_hpc(const Context& c, Evidence& e) {
+  HpcJob job = hpc_job(c, c.hpc_ranks_per_node);
+  say(c, "hpc: a Slurm job of " + std::to_string(c.hpc.nodes) + " node(s) x " +
+             std::to_string(job.ranks_per_node) + " rank(s): the probe and " +
+             std::to_string(job.runs.size()) + " run(s) (sbatch --wait)");
+  HpcOutcome out = submit_hpc_job(c.hpc, job);
+  read_hpc_probe(c, job, out, e);
+  for (size_t k = 0; k < job.runs.size(); ++k) {
+    e.runs.push_back(read_hpc_run(c, job.runs[k], static_cast<int>(k + 1), out));
+    const RunRecord& rec = e.runs.back();
+    say(c, rec.name + ": " +
+               (rec.succeeded()     ? "exit 0 on " + join(rec.hosts, ",")
+                : rec.error.empty() ? "exit " + std::to_string(rec.exit_code)
+                                    : rec.error));
+  }
+}
+
 }  // namespace
 
 Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
   Context c = load(task, options);
+  if (options.hpc) {
+    c.hpc = *options.hpc;
+    c.hpc_ranks_per_node = check_hpc(c.hpc, task.ranks_per_host * static_cast<int>(c.hosts.size()));
+  }
   std::error_code ec;
   fs::create_directories(options.work_dir, ec);
   if (ec)
@@ -232,6 +378,7 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
     const RunRecord& first = e.runs[static_cast<size_t>(task.repetitions)];
     if (first.succeeded()) e.runs.push_back(run_once(c, "resume", "resume", first.dir));
   }
+  if (options.hpc) run_hpc(c, e);
   return e;
 }
 

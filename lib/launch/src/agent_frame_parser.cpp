@@ -19,6 +19,10 @@ bool AgentFrameParser::feed(std::string_view bytes,
         error_ = "no frame header in the agent's output";
       break;
     }
+    if (nl == pos) {  // padding between frames (an agent under srun)
+      ++pos;
+      continue;
+    }
     std::string_view line(buf_.data() + pos, nl - pos);
     auto h = af::parse_header(af::Channel::from_agent, line);
     if (!h) {

@@ -31,7 +31,13 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "Drop-in for mlx.launch: distlaunch [flags] -- command [args...]");
   app.set_version_flag("--version", std::string("distlaunch ") + kVersion);
   app.add_option("--hosts", o.hosts, "Comma-separated hosts (names or IPs)");
-  app.add_option("-n,--repeat-hosts", o.repeat_hosts, "Ranks per host (in place: a,a,b,b)");
+  app.add_option_function<int>(
+      "-n,--repeat-hosts",
+      [&o](int n) {
+        o.repeat_hosts = n;
+        o.repeat_hosts_given = true;
+      },
+      "Ranks per host (in place: a,a,b,b); inside a Slurm allocation, instead of its task layout");
   app.add_option("--hostfile", o.hostfile, "MLX hostfile (JSON)");
   app.add_option("--backend", o.backend, "ring, jaccl, jaccl-ring, nccl or mpi");
   app.add_option("--env", o.env, "KEY=VALUE for every rank (repeatable)");
@@ -46,6 +52,10 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_flag("--print-python", o.print_python,
                "Print --python, else the absolute path of python3 on PATH, and exit");
   app.add_option("--ssh-config", o.ssh_config, "ssh_config file to read");
+  app.add_option("--launcher", o.launcher,
+                 "How ranks reach their hosts: ssh, or srun (a job step per node; the default "
+                 "inside a Slurm allocation, where SLURM_JOB_ID is set)")
+      ->check(CLI::IsMember({"ssh", "srun"}));
   app.add_flag("--accept-new-host-keys", o.accept_new_host_keys,
                "Accept unknown host keys (never changed ones)");
   app.add_flag("--dry-run", o.dry_run, "Print the plan (rank, host, env, remote command) and exit");

@@ -73,6 +73,15 @@ std::string render_manifest(const ManifestInputs& in) {
   j["command"] = in.plan.command;
   j["cwd"] = in.plan.cwd ? ordered_json(*in.plan.cwd) : ordered_json(nullptr);
   j["backend"] = hostfile::to_string(in.plan.backend);
+  if (in.options.launcher) j["launcher"] = *in.options.launcher;
+  // Inside a Slurm allocation: the job, and under srun each host agent's
+  // step (as the agent found it in its environment).
+  if (in.options.slurm_job_id) {
+    j["slurm"]["job_id"] = *in.options.slurm_job_id;
+    j["slurm"]["steps"] = ordered_json::object();
+    for (const auto& [host, f] : in.facts.hosts)
+      if (!f.slurm_step.empty()) j["slurm"]["steps"][host] = f.slurm_step;
+  }
   if (in.options.hostfile) {
     j["hostfile"]["path"] = in.options.hostfile->string();
     if (in.hostfile_text) {
@@ -95,6 +104,7 @@ std::string render_manifest(const ManifestInputs& in) {
     if (!f.agent.empty()) h["agent"] = f.agent;
     if (!f.agent_hello.empty()) h["agent_hello"] = f.agent_hello;
     if (f.agent_copied) h["agent_copied"] = true;
+    if (!f.slurm_step.empty()) h["slurm_step"] = f.slurm_step;
     j["hosts"][host] = h;
   }
   j["ranks"] = ordered_json::array();

@@ -27,6 +27,19 @@ std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& opti
                                      const std::string& hostfile_path) {
   std::vector<std::string> argv = {"mpirun", "--hostfile", hostfile_path, "-np",
                                    std::to_string(plan.ranks.size())};
+  // mpirun reaches the hosts with ssh (its rsh agent, orted on each): over
+  // the same ssh_config as distlaunch's own connections. Open MPI splits
+  // the agent's command at spaces, with no quoting.
+  if (options.ssh_config) {
+    std::string path = options.ssh_config->string();
+    if (path.find_first_of(" \t\n") != std::string::npos)
+      throw UsageError("--ssh-config",
+                       "'" + path +
+                           "' has a space, which mpirun's rsh agent "
+                           "setting cannot carry",
+                       "move the file to a path without spaces");
+    argv.insert(argv.end(), {"--mca", "plm_rsh_agent", "ssh -F " + path});
+  }
   for (const auto& [k, v] : plan.ranks.front().env)
     if (!per_rank(k)) argv.insert(argv.end(), {"-x", k + "=" + v});
   argv.insert(argv.end(), options.mpi_args.begin(), options.mpi_args.end());

@@ -123,7 +123,8 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
            o.agent,
            o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
            a.copy == Copy::made,
-           o.answered};
+           o.answered,
+           fact("slurm_step")};
   if (!o.exit.error.empty()) {
     report.problems.push_back({host, "preflight-failed", "preflight failed (" + o.exit.error + ")",
                                "check the host", Severity::error, ExitCode::failure});
@@ -260,6 +261,14 @@ PreflightReport run_preflight(const Plan& plan,
           a.opening = round(first);
           const AgentOpening& o = a.opening;
           if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
+          // The channel failed before the locator said anything (srun
+          // refusing the step, a shell that does not start): its failure.
+          if (o.system.empty() && !o.exit.ok()) {
+            a.opening.exit.error = "its first command ended with status " +
+                                   std::to_string(o.exit.shell_status()) +
+                                   (o.err.empty() ? "" : ": " + o.err);
+            return a;
+          }
           // None there: copy ours where it can run, then locate it again.
           if (!copy) return a.copy = Copy::none, a;
           a.own_system = copy->system;

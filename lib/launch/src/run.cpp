@@ -22,6 +22,7 @@
 #include "distkit/launch/restart.hpp"
 #include "distkit/launch/slurm.hpp"
 #include "distkit/launch/supervisor.hpp"
+#include "distkit/ssh/srun_executor.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/progress.hpp"
@@ -59,7 +60,15 @@ Hosts load_hosts(const LaunchOptions& o) {
   } else if (o.hosts) {
     h.model.hosts = hostfile::parse_host_list(*o.hosts);
   } else if (const char* slurm = std::getenv("SLURM_JOB_NODELIST"); slurm && *slurm) {
-    h.model.hosts = hostfile::parse_host_list(join(expand_slurm_nodelist(slurm), ","));
+    // The allocation's nodes, each as many times as it has tasks (a,a,b,b,
+    // as -n gives), unless -n says how many.
+    auto nodes = hostfile::parse_host_list(join(expand_slurm_nodelist(slurm), ","));
+    std::vector<int> counts(nodes.size(), 1);
+    if (!o.repeat_hosts_given)
+      counts = slurm_tasks_per_node(std::getenv("SLURM_TASKS_PER_NODE"),
+                                    std::getenv("SLURM_NTASKS_PER_NODE"), nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i)
+      h.model.hosts.insert(h.model.hosts.end(), static_cast<size_t>(counts[i]), nodes[i]);
   } else {
     h.model.hosts = hostfile::parse_host_list("127.0.0.1");
   }
@@ -293,19 +302,39 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
   if (out && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0) tty = TerminalSize{ws.ws_col, ws.ws_row};
   o.terminal = terminal_size(std::getenv("COLUMNS"), std::getenv("LINES"), tty);
   if (const char* v = std::getenv("PYTHONUNBUFFERED")) o.python_unbuffered = v;
+  const char* job = std::getenv("SLURM_JOB_ID");
+  if (job && *job) o.slurm_job_id = job;
+  o.launcher = choose_launcher(o.launcher, job) == Launcher::srun ? "srun" : "ssh";
   return o;
+}
+
+// How the hosts are reached: as the caller says, or srun's job steps.
+Services with_launcher(const LaunchOptions& o, const Services& s) {
+  Services out = s;
+  if (o.launcher != "srun") return out;
+  const char* path = std::getenv("PATH");
+  if (!find_on_path("srun", path ? path : "/usr/bin:/bin"))
+    throw UsageError("--launcher", "srun not found on PATH",
+                     "install Slurm's client commands (slurm-client), or use --launcher ssh");
+  out.connect = ssh::srun_connect_all;
+  return out;
 }
 
 }  // namespace
 
-RunResult run_distlaunch(const LaunchOptions& options, const Services& s) {
+RunResult run_distlaunch(const LaunchOptions& options, const Services& services) {
   if (options.print_python) {
-    std::fprintf(s.out, "%s\n", interpreter(options).c_str());
+    std::fprintf(services.out, "%s\n", interpreter(options).c_str());
     return {};
   }
-  const LaunchOptions o = with_surroundings(options, s.out);
+  const LaunchOptions o = with_surroundings(options, services.out);
+  const Services s = with_launcher(o, services);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  if (o.launcher == "srun" && plan.backend != hostfile::Backend::mpi) {
+    const char* nodes = std::getenv("SLURM_JOB_NODELIST");
+    check_allocation_hosts(plan.hosts, nodes ? nodes : "");
+  }
   for (const auto& w : env_warnings(hosts.model, o, o.hostfile ? o.hostfile->string() : ""))
     std::fprintf(s.err, "distlaunch: warning: %s\n", w.c_str());
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))

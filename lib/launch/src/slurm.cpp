@@ -1,7 +1,9 @@
-// Slurm host-list expansion (see slurm.hpp). Handles one or more bracket
-// groups per name ("r[1-2]n[1-2]" -> r1n1 r1n2 r2n1 r2n2).
+// Slurm host-list and task-count expansion, and the launcher choice (see
+// slurm.hpp). Host lists may have several bracket groups per name
+// ("r[1-2]n[1-2]" -> r1n1 r1n2 r2n1 r2n2).
 #include "distkit/launch/slurm.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "distkit/util/error.hpp"
@@ -79,6 +81,85 @@ std::vector<std::string> expand_slurm_nodelist(std::string_view list) {
   if (depth != 0) bad(list, "unbalanced '['");
   if (out.empty()) bad(list, "no nodes");
   return out;
+}
+
+namespace {
+
+[[noreturn]] void bad_counts(std::string_view counts, const std::string& why) {
+  throw UsageError("SLURM_TASKS_PER_NODE", "cannot read '" + std::string(counts) + "': " + why,
+                   "give the ranks per host with -n/--repeat-hosts");
+}
+
+int count_of(std::string_view word, std::string_view counts) {
+  if (!all_digits(word) || word.size() > 6) bad_counts(counts, "'" + std::string(word) + "'");
+  int v = std::stoi(std::string(word));
+  if (v < 1) bad_counts(counts, "a count below 1");
+  return v;
+}
+
+}  // namespace
+
+std::vector<int> expand_slurm_tasks_per_node(std::string_view counts) {
+  std::vector<int> out;
+  for (const auto& part : split(counts, ',')) {
+    std::string_view p = trim(part);
+    int times = 1;
+    if (auto open = p.find("(x"); open != std::string_view::npos) {
+      if (p.back() != ')') bad_counts(counts, "'" + std::string(p) + "' has no closing ')'");
+      times = count_of(p.substr(open + 2, p.size() - open - 3), counts);
+      p = p.substr(0, open);
+    }
+    int n = count_of(p, counts);
+    if (out.size() + static_cast<size_t>(times) > 100000) bad_counts(counts, "too many nodes");
+    out.insert(out.end(), static_cast<size_t>(times), n);
+  }
+  if (out.empty()) bad_counts(counts, "no counts");
+  return out;
+}
+
+std::vector<int> slurm_tasks_per_node(const char* tasks_per_node, const char* ntasks_per_node,
+                                      std::size_t nodes) {
+  if (tasks_per_node && *tasks_per_node) {
+    auto counts = expand_slurm_tasks_per_node(tasks_per_node);
+    if (counts.size() != nodes)
+      throw UsageError("SLURM_TASKS_PER_NODE",
+                       "'" + std::string(tasks_per_node) + "' counts " +
+                           std::to_string(counts.size()) + " node(s), SLURM_JOB_NODELIST has " +
+                           std::to_string(nodes),
+                       "give the ranks per host with -n/--repeat-hosts");
+    return counts;
+  }
+  if (ntasks_per_node && *ntasks_per_node) {
+    std::string v(ntasks_per_node);
+    if (!all_digits(v) || v.size() > 6 || std::stoi(v) < 1)
+      throw UsageError("SLURM_NTASKS_PER_NODE", "'" + v + "' is not a count of tasks",
+                       "give the ranks per host with -n/--repeat-hosts");
+    return std::vector<int>(nodes, std::stoi(v));
+  }
+  return std::vector<int>(nodes, 1);
+}
+
+Launcher choose_launcher(const std::optional<std::string>& flag, const char* slurm_job_id) {
+  const bool in_job = slurm_job_id && *slurm_job_id;
+  if (!flag) return in_job ? Launcher::srun : Launcher::ssh;
+  if (*flag == "ssh") return Launcher::ssh;
+  if (*flag != "srun")
+    throw UsageError("--launcher", "unknown launcher '" + *flag + "'", "give ssh or srun");
+  if (!in_job)
+    throw UsageError("--launcher", "srun needs a Slurm allocation, and SLURM_JOB_ID is not set",
+                     "run distlaunch inside salloc or an sbatch script, or use --launcher ssh");
+  return Launcher::srun;
+}
+
+void check_allocation_hosts(const std::vector<std::string>& hosts, std::string_view nodelist) {
+  if (trim(nodelist).empty()) return;
+  auto nodes = expand_slurm_nodelist(nodelist);
+  for (const auto& h : hosts)
+    if (std::find(nodes.begin(), nodes.end(), h) == nodes.end())
+      throw UsageError(
+          "--launcher srun",
+          "'" + h + "' is not a node of this Slurm allocation (" + std::string(nodelist) + ")",
+          "give the allocation's nodes, or use --launcher ssh for other hosts");
 }
 
 }  // namespace distkit::launch

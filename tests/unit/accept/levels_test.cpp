@@ -1,6 +1,10 @@
 // The three levels judged from evidence: each failure names what failed,
 // and the exit code is the lowest level not reached.
 #include "distkit/accept/levels.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 #include "catch.hpp"
 #include "evidence_fixture.hpp"
 
@@ -114,6 +118,38 @@ TEST_CASE("every missing manifest field is named", "[accept][levels]") {
   CHECK(missing_manifest_fields(distkit::test::read_data("accept/manifest_complete.json"),
                                 {"127.0.0.1"})
             .empty());
+}
+
+TEST_CASE("a Slurm job's manifest names its allocation instead of a hostfile", "[accept][levels]") {
+  auto m = nlohmann::json::parse(distkit::test::read_data("accept/manifest_complete.json"));
+  m.erase("hostfile");
+  CHECK(missing_manifest_fields(m.dump(), {"127.0.0.1"}) ==
+        std::vector<std::string>{
+            "hostfile.sha256 missing (the job was not started from a hostfile)"});
+  m["slurm"] = {{"job_id", "12"}, {"steps", {{"127.0.0.1", "12.0"}}}};
+  CHECK(missing_manifest_fields(m.dump(), {"127.0.0.1"}).empty());
+}
+
+TEST_CASE("HPC runs count in every level and a differing result fails reproducible",
+          "[accept][levels]") {
+  Evidence e = fixture_evidence();
+  RunRecord hpc = fixture_run("hpc-1", "hpc", 0.5);
+  hpc.slurm_job_id = "12";
+  e.runs.push_back(hpc);
+  Verdict v = judge(fixture_task(), e);
+  CHECK(v.exit_code == 0);
+  CHECK(std::find_if(
+            level(v, "runs").checks.begin(), level(v, "runs").checks.end(), [](const Check& c) {
+              return c.text ==
+                     "hpc-1: 4 rank(s) on 127.0.0.1 (Slurm job 12) exited 0 in 0.2 s; logs "
+                     "in "
+                     "/w/hpc-1";
+            }) != level(v, "runs").checks.end());
+  e.runs.back().metrics["loss"] = MetricValue::of(0.6);
+  v = judge(fixture_task(), e);
+  CHECK(v.exit_code == kExitReproducible);
+  REQUIRE(failures(level(v, "reproducible")).size() == 1);
+  CHECK(failures(level(v, "reproducible")).front().find("hpc-1") != std::string::npos);
 }
 
 TEST_CASE("an input missing on a host fails deliverable naming the host", "[accept][levels]") {

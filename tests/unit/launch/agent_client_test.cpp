@@ -73,6 +73,19 @@ TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
   }
 }
 
+TEST_CASE("empty lines between agent frames are padding (an agent under srun)", "[launch][agent]") {
+  const std::string bytes = "V 2 0.1.0\n\nO 3 2\nab\n\nX 3 0\n";
+  for (size_t step : {1, 3, 1000}) {
+    INFO(step);
+    AgentFrameParser p;
+    auto f = parse_all(p, bytes, step);
+    REQUIRE(f.size() == 3);
+    CHECK((f[1].kind == 'O' && f[1].data == "ab"));
+    CHECK((f[2].kind == 'X' && f[2].data == "0"));
+    CHECK(p.error().empty());
+  }
+}
+
 TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
   const std::vector<std::string> bads = {"hello\n",   "O x 3\nabc", "X 1 256\n",
                                          "X 1 sx\n",  "Q 1 2\nab",  "O 1\n",

@@ -33,6 +33,65 @@ TEST_CASE("a malformed Slurm node list is refused", "[launch][slurm]") {
   }
 }
 
+namespace {
+template <class F>
+std::string usage_text_of(F f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return describe(e);
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("Slurm task counts per node expand their repeats", "[launch][slurm]") {
+  CHECK(expand_slurm_tasks_per_node("2(x3),1") == std::vector<int>{2, 2, 2, 1});
+  CHECK(expand_slurm_tasks_per_node("1(x4)") == std::vector<int>{1, 1, 1, 1});
+  CHECK(expand_slurm_tasks_per_node("3") == std::vector<int>{3});
+  CHECK(usage_text_of([] { expand_slurm_tasks_per_node("2(x3"); }) ==
+        "SLURM_TASKS_PER_NODE: cannot read '2(x3': '2(x3' has no closing ')'; give the ranks per "
+        "host with -n/--repeat-hosts");
+  CHECK(usage_text_of([] { expand_slurm_tasks_per_node("0,2"); }) ==
+        "SLURM_TASKS_PER_NODE: cannot read '0,2': a count below 1; give the ranks per host with "
+        "-n/--repeat-hosts");
+}
+
+TEST_CASE("the allocation's layout: SLURM_TASKS_PER_NODE, else SLURM_NTASKS_PER_NODE, else 1",
+          "[launch][slurm]") {
+  CHECK(slurm_tasks_per_node("2(x2),1", "9", 3) == std::vector<int>{2, 2, 1});
+  CHECK(slurm_tasks_per_node(nullptr, "2", 3) == std::vector<int>{2, 2, 2});
+  CHECK(slurm_tasks_per_node("", nullptr, 2) == std::vector<int>{1, 1});
+  CHECK(usage_text_of([] { slurm_tasks_per_node("2(x3)", nullptr, 4); }) ==
+        "SLURM_TASKS_PER_NODE: '2(x3)' counts 3 node(s), SLURM_JOB_NODELIST has 4; give the ranks "
+        "per host with -n/--repeat-hosts");
+  CHECK(usage_text_of([] { slurm_tasks_per_node(nullptr, "two", 4); }) ==
+        "SLURM_NTASKS_PER_NODE: 'two' is not a count of tasks; give the ranks per host with "
+        "-n/--repeat-hosts");
+}
+
+TEST_CASE("srun is the launcher inside an allocation, ssh outside, as --launcher says",
+          "[launch][slurm]") {
+  CHECK(choose_launcher(std::nullopt, "42") == Launcher::srun);
+  CHECK(choose_launcher(std::nullopt, nullptr) == Launcher::ssh);
+  CHECK(choose_launcher(std::nullopt, "") == Launcher::ssh);
+  CHECK(choose_launcher(std::string("ssh"), "42") == Launcher::ssh);
+  CHECK(choose_launcher(std::string("srun"), "42") == Launcher::srun);
+  CHECK(usage_text_of([] { choose_launcher(std::string("srun"), nullptr); }) ==
+        "--launcher: srun needs a Slurm allocation, and SLURM_JOB_ID is not set; run distlaunch "
+        "inside salloc or an sbatch script, or use --launcher ssh");
+}
+
+TEST_CASE("under srun every host must be a node of the allocation", "[launch][slurm]") {
+  check_allocation_hosts({"n1", "n3"}, "n[1-3]");
+  check_allocation_hosts({"mac1"}, "");
+  CHECK(usage_text_of([] {
+          check_allocation_hosts({"n1", "mac1"}, "n[1-3]");
+        }) ==
+        "--launcher srun: 'mac1' is not a node of this Slurm allocation (n[1-3]); give the "
+        "allocation's nodes, or use --launcher ssh for other hosts");
+}
+
 TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
           "[launch][mpi]") {
   hostfile::Hostfile hf;
@@ -48,6 +107,24 @@ TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the co
                                  "DISTKIT_WORLD_SIZE=1", "-x", "DISTKIT_JOB_ID=j1", "-x", "K=V",
                                  "-x", "PYTHONUNBUFFERED=1", "--bind-to", "none", "python3",
                                  "job.py"});
+}
+
+TEST_CASE("mpirun's rsh agent reads distlaunch's --ssh-config", "[launch][mpi]") {
+  hostfile::Hostfile hf;
+  hf.hosts.push_back({"a", {}, {}});
+  LaunchOptions o;
+  o.backend = "mpi";
+  o.command = {"true"};
+  o.ssh_config = "/etc/dk/ssh_config";
+  Plan plan = build_plan(hf, o, nullptr, "j1");
+  auto argv = mpirun_argv(plan, o, "/tmp/h");
+  REQUIRE(argv.size() > 8);
+  CHECK(std::vector<std::string>(argv.begin() + 5, argv.begin() + 8) ==
+        std::vector<std::string>{"--mca", "plm_rsh_agent", "ssh -F /etc/dk/ssh_config"});
+  o.ssh_config = "/etc/my dk/ssh_config";
+  CHECK(usage_text_of([&] { mpirun_argv(plan, o, "/tmp/h"); }) ==
+        "--ssh-config: '/etc/my dk/ssh_config' has a space, which mpirun's rsh agent setting "
+        "cannot carry; move the file to a path without spaces");
 }
 
 TEST_CASE("the dry run shows every rank, its environment and never the secret",

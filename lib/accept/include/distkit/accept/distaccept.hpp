@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "distkit/accept/launcher.hpp"
 
@@ -23,6 +24,8 @@ struct AcceptOptions {
   bool json = false;
   bool verbose = false;
   ClusterAccess access;
+  std::optional<int> hpc_nodes;          // --hpc-nodes: the HPC column
+  std::vector<std::string> sbatch_args;  // --sbatch-arg
 };
 
 void configure_cli(CLI::App& app, AcceptOptions& options);

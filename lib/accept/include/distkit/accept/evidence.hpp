@@ -22,8 +22,8 @@ struct RankOutcome {
 };
 
 struct RunRecord {
-  std::string name;  // "baseline-1", "cluster-2", "resume"
-  std::string kind;  // "baseline", "cluster", "resume"
+  std::string name;  // "baseline-1", "cluster-2", "resume", "hpc-1"
+  std::string kind;  // "baseline", "cluster", "resume", "hpc"
   std::string dir;   // local: rank-N.log, manifest.json, distlaunch.log
   std::vector<std::string> hosts;
   int world_size = 0;
@@ -35,6 +35,7 @@ struct RunRecord {
   std::string metrics_error;                       // why no metrics were read
   std::map<std::string, std::string> file_hashes;  // path -> sha256 hex ("" = missing)
   std::optional<std::string> manifest;             // distlaunch's manifest.json text
+  std::string slurm_job_id;                        // hpc: the Slurm job that ran it
   bool succeeded() const { return error.empty() && exit_code == 0; }
 };
 

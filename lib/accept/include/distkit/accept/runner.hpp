@@ -2,7 +2,8 @@
 // directories), run the task K times on the baseline host (all ranks local
 // to it, the same world size as the cluster) and K times across the
 // cluster's hostfile, collect metrics and file hashes from rank 0's host
-// after each run, then the declared checkpoint/resume step. Everything goes
+// after each run, then the declared checkpoint/resume step, then, when
+// asked, the HPC column as a Slurm job (hpc.hpp). Everything goes
 // through distlaunch (launcher.hpp); every run keeps its own directory
 // under the work directory:
 //   WORK/probe/                host probe logs
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "distkit/accept/evidence.hpp"
+#include "distkit/accept/hpc.hpp"
 #include "distkit/accept/launcher.hpp"
 #include "distkit/accept/task.hpp"
 
@@ -30,6 +32,9 @@ struct RunnerOptions {
   std::optional<std::string> baseline_host;  // default: the hostfile's first host
   std::filesystem::path work_dir;            // absolute
   std::FILE* progress = nullptr;             // one line per step; nullptr = quiet
+  // --hpc-nodes: the task's repetitions also as one Slurm job (hpc.hpp):
+  // WORK/probe-hpc/, WORK/hpc-K/, WORK/hpc/ (the job's script and output).
+  std::optional<HpcOptions> hpc;
 };
 
 // Throws UsageError for a bad hostfile or baseline host, Error(exit 130)

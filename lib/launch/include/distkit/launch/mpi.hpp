@@ -13,7 +13,9 @@
 namespace distkit::launch {
 
 // The mpirun argv for `plan`, with `hostfile_path` holding the generated
-// Open MPI hostfile.
+// Open MPI hostfile; with --ssh-config, mpirun's rsh agent reads it too
+// (`--mca plm_rsh_agent "ssh -F FILE"`). Throws UsageError for a
+// --ssh-config path with whitespace, which that setting cannot carry.
 std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& options,
                                      const std::string& hostfile_path);
 

@@ -21,6 +21,7 @@ struct LaunchOptions {
   std::optional<std::string> hosts;               // --hosts a,b,c
   std::optional<std::filesystem::path> hostfile;  // --hostfile
   int repeat_hosts = 1;                           // -n/--repeat-hosts
+  bool repeat_hosts_given = false;                // -n given: beats a Slurm layout
   std::optional<std::string> backend;             // --backend (beats hostfile)
   std::vector<std::string> env;                   // --env K=V (after hostfile envs)
   std::vector<std::string> mpi_args;              // --mpi-arg (backend mpi)
@@ -43,6 +44,9 @@ struct LaunchOptions {
   // distlaunch's own environment sets it.
   TerminalSize terminal;
   std::optional<std::string> python_unbuffered;
+  // SLURM_JOB_ID when distlaunch runs inside a Slurm allocation (for the
+  // manifest).
+  std::optional<std::string> slurm_job_id;
 
   // distkit's own.
   std::optional<std::filesystem::path> ssh_config;
@@ -81,6 +85,8 @@ struct LaunchOptions {
   std::optional<std::string> agent;
   bool accept_new_host_keys = false;
   std::chrono::milliseconds connect_timeout{10000};
+  // --launcher ssh|srun (slurm.hpp); unset: srun inside a Slurm allocation.
+  std::optional<std::string> launcher;
 };
 
 }  // namespace distkit::launch

@@ -27,6 +27,7 @@ struct HostFacts {
   std::string agent_hello;    // its hello: "<protocol> <distkit version>" ("" if none)
   bool agent_copied = false;  // this job copied distlaunch's own there
   bool answered = false;      // the host's check ran to its end (else: facts unknown)
+  std::string slurm_step;     // under srun: the agent's job step, "JOB.STEP"
 };
 
 // This distlaunch's own distkit-agent, for hosts that have none.

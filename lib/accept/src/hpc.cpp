@@ -1,0 +1,111 @@
+// The HPC column's Slurm job (contract in hpc.hpp): the script from
+// templates, sbatch through this machine's shell, its answer read back.
+#include "distkit/accept/hpc.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "distkit/ssh/local_executor.hpp"
+#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/self_path.hpp"
+#include "distkit/util/shell_quote.hpp"
+#include "distkit/util/strings.hpp"
+#include "distkit/util/template.hpp"
+
+namespace distkit::accept {
+
+namespace {
+
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  auto nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+}  // namespace
+
+std::string hpc_job_script(const HpcOptions& o, const HpcJob& job) {
+  std::string runs;
+  for (const auto& r : job.runs)
+    runs += render_named("accept_hpc_run.sh",
+                         {{"run_dir", r.dir},
+                          {"distlaunch", o.distlaunch},
+                          {"launch_flags", shell_join(r.flags)},
+                          {"command", shell_join(r.command)},
+                          {"cwd", job.cwd},
+                          {"collect", r.collect}},
+                         TemplateMode::shell);
+  return render_named("accept_hpc_job.sh",
+                      {{"distlaunch", o.distlaunch},
+                       {"probe_dir", job.probe_dir},
+                       {"launch_flags", shell_join(job.probe_flags)},
+                       {"probe", job.probe},
+                       {"runs", runs}},
+                      TemplateMode::shell);
+}
+
+std::vector<std::string> sbatch_argv(const HpcOptions& o, const HpcJob& job) {
+  std::vector<std::string> argv = {"sbatch",
+                                   "--wait",
+                                   "--parsable",
+                                   "--job-name=" + job.name,
+                                   "--nodes=" + std::to_string(o.nodes),
+                                   "--ntasks-per-node=" + std::to_string(job.ranks_per_node),
+                                   "--chdir=" + job.cwd,
+                                   "--output=" + (job.dir / "slurm-%j.out").string()};
+  argv.insert(argv.end(), o.sbatch_args.begin(), o.sbatch_args.end());
+  argv.push_back((job.dir / "job.sh").string());
+  return argv;
+}
+
+HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
+  std::error_code ec;
+  std::filesystem::create_directories(job.dir, ec);
+  if (ec)
+    throw Error(job.dir.string(), "cannot create the HPC job's directory (" + ec.message() + ")",
+                "choose a writable --work-dir");
+  write_file_atomic(job.dir / "job.sh", hpc_job_script(o, job), 0755);
+  auto start = std::chrono::steady_clock::now();
+  ssh::LocalExecutor here;
+  auto r = here.run(shell_join(sbatch_argv(o, job)) + " </dev/null");
+  HpcOutcome out;
+  out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // --parsable: "JOBID" or "JOBID;CLUSTER" on the first line once submitted.
+  std::string first = r.out.substr(0, r.out.find('\n'));
+  out.job_id = first.substr(0, first.find(';'));
+  if (out.job_id.empty() || out.job_id.find_first_not_of("0123456789") != std::string::npos) {
+    out.job_id.clear();
+    std::string why = last_line(r.err);
+    out.error = "sbatch " +
+                (why.empty() ? "exited " + std::to_string(r.exit.shell_status()) : "said: " + why);
+  }
+  return out;
+}
+
+int check_hpc(HpcOptions& o, int world) {
+  const char* path_env = std::getenv("PATH");
+  std::string path = path_env ? path_env : "/usr/bin:/bin";
+  if (!find_on_path("sbatch", path))
+    throw UsageError("--hpc-nodes", "sbatch not found on PATH",
+                     "run distaccept where Slurm's client commands are (a login node), or leave "
+                     "out --hpc-nodes");
+  if (world % o.nodes != 0)
+    throw UsageError("--hpc-nodes",
+                     std::to_string(world) + " rank(s) do not divide among " +
+                         std::to_string(o.nodes) + " node(s)",
+                     "give a number of nodes that divides the cluster's ranks");
+  if (o.distlaunch.empty()) {
+    auto dir = executable_dir();
+    if (dir && std::filesystem::exists(*dir + "/distlaunch"))
+      o.distlaunch = *dir + "/distlaunch";
+    else if (auto found = find_on_path("distlaunch", path))
+      o.distlaunch = *found;
+    else
+      throw UsageError("--hpc-nodes", "no distlaunch beside distaccept or on PATH",
+                       "install distkit on the HPC's nodes and login node");
+  }
+  return world / o.nodes;
+}
+
+}  // namespace distkit::accept
