@@ -1,0 +1,284 @@
+// Golden tests of distconfig --doctor's verdicts: each cause the issue names
+// (a hop off its link, a VPN path, macOS Local Network privacy, errno
+// 60/61/64/65, exo's daemon and location, RDMA without an IPv4-mapped GID,
+// a TB5 cable at 40 Gb/s), built from real command outputs
+// (tests/data/doctor/SOURCES.md), each with its verdict, evidence and fix;
+// and what --watch calls a change.
+#include <algorithm>
+
+#include "../topology/builders.hpp"
+#include "catch.hpp"
+#include "doctor_checks.hpp"
+#include "test_data.hpp"
+#include "watch_flow.hpp"
+
+using namespace distkit;
+using namespace distkit::configtool;
+using distkit::test::read_data;
+
+namespace {
+
+void sec(probe::Capture& c, const std::string& name, const std::string& out, int status = 0) {
+  c.sections[name] = {out, status};
+}
+
+probe::Capture host_capture(const std::string& os) {
+  probe::Capture c;
+  sec(c, "uname", os + "\n");
+  return c;
+}
+
+const Finding& find(const std::vector<Finding>& fs, const std::string& check) {
+  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.check == check; });
+  REQUIRE(it != fs.end());
+  return *it;
+}
+
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+Hop link_hop() {
+  return {"h1", "tb3", "h3", "10.213.0.6", "link", true};
+}
+
+const std::set<std::string> kLinuxTb{"tb2", "tb3"};
+const std::set<std::string> kMacTb{"en2", "en3", "en4"};
+
+}  // namespace
+
+TEST_CASE("a hop over its own link passes route, link and connect, quoting each command") {
+  auto c = host_capture("Linux");
+  sec(c, "route_0", read_data("doctor/ip_route_get_link_tb3_testcluster.txt"));
+  sec(c, "link_0", read_data("doctor/ip_link_show_up_tb3_testcluster.txt"));
+  sec(c, "connect_0", "ok\t0.412\t10.213.0.5\t\n");
+  auto r = read_host_result("h1", c, {link_hop()});
+  auto fs = judge_hops({link_hop()}, r, kLinuxTb, 32322);
+  for (const auto& f : fs) CHECK(f.verdict == "ok");
+  CHECK(find(fs, "route").evidence ==
+        "ip route get 10.213.0.6: 10.213.0.6 dev tb3 src 10.213.0.5 uid 0");
+  CHECK(find(fs, "link").evidence == "ip -o link show dev tb3: <BROADCAST,MULTICAST,UP,LOWER_UP>");
+  CHECK(find(fs, "connect").evidence == "TCP connect to 10.213.0.6:32322 in 0.41 ms");
+}
+
+TEST_CASE("a hop routed through another interface than its link is named with that interface") {
+  Hop h{"h1", "tb2", "h2", "10.213.0.2", "link", true};
+  auto c = host_capture("Linux");
+  sec(c, "route_0", read_data("doctor/ip_route_get_lan_eth0_testcluster.txt"));
+  sec(c, "connect_0", "ok\t1.1\t10.77.2.2\t\n");
+  auto fs = judge_hops({h}, read_host_result("h1", c, {h}), kLinuxTb, 32322);
+  const auto& f = find(fs, "route");
+  CHECK(f.verdict == "fail");
+  CHECK(f.subject == "h1:tb2 -> h2 (10.213.0.2)");
+  CHECK(f.cause ==
+        "traffic to 10.213.0.2 leaves through the LAN (eth0), not the link tb2: the job runs at "
+        "that path's speed");
+  CHECK(f.fix ==
+        "remove the route that points at eth0 (distconfig --auto-setup adds a host "
+        "route over tb2)");
+}
+
+TEST_CASE("a cut link is down, with no route and a failed connect") {
+  auto c = host_capture("Linux");
+  sec(c, "route_0", "", 2);
+  sec(c, "link_0", read_data("doctor/ip_link_show_down_tb3_testcluster.txt"));
+  sec(c, "connect_0", "fail\tENETUNREACH\t101\tNetwork is unreachable\t0.05\n", 1);
+  auto fs = judge_hops({link_hop()}, read_host_result("h1", c, {link_hop()}), kLinuxTb, 32322);
+  CHECK(find(fs, "link").verdict == "fail");
+  CHECK(find(fs, "link").cause == "tb3 is down here (cable unplugged, or the interface disabled)");
+  CHECK(find(fs, "link").evidence == "ip -o link show dev tb3: <BROADCAST,MULTICAST>");
+  CHECK(find(fs, "route").evidence == "ip route get 10.213.0.6: no route (exit status 2)");
+  CHECK(find(fs, "route").fix == "set the link's addresses up: distconfig --auto-setup");
+  CHECK(find(fs, "connect").evidence ==
+        "TCP connect to 10.213.0.6:32322: ENETUNREACH (errno 101, Network is unreachable)");
+}
+
+TEST_CASE("macOS: a link hop whose route leaves by en0 (route -n get) is off its link") {
+  Hop h{"studio-a", "en3", "studio-b", "192.168.1.1", "link", true};
+  auto c = host_capture("Darwin");
+  sec(c, "route_0", read_data("doctor/route_n_get_onlink_en0_blog.txt"));
+  sec(c, "link_0",
+      "en3: flags=8863<UP,BROADCAST,SMART,RUNNING,SIMPLEX,MULTICAST> mtu 1500\n\tstatus: active\n");
+  sec(c, "connect_0", "ok\t0.3\t192.168.1.2\t\n");
+  auto fs = judge_hops({h}, read_host_result("studio-a", c, {h}), kMacTb, 32322);
+  CHECK(find(fs, "route").verdict == "fail");
+  CHECK(find(fs, "route").evidence == "route -n get 192.168.1.1: interface: en0");
+  CHECK(has(find(fs, "route").cause, "leaves through the LAN (en0), not the link en3"));
+  CHECK(find(fs, "link").evidence == "ifconfig en3: status: active");
+}
+
+TEST_CASE("macOS: a coordinator connection through a VPN interface is a warning") {
+  Hop h{"studio-b", "", "studio-a", "192.168.1.1", "coordinator", false};
+  auto route = read_data("doctor/route_n_get_onlink_en0_blog.txt");
+  route.replace(route.find("en0"), 3, "utun6");  // the blog's VPN interface name
+  auto c = host_capture("Darwin");
+  sec(c, "route_0", route);
+  sec(c, "connect_0", "ok\t48.0\t100.64.0.2\t\n");
+  auto fs = judge_hops({h}, read_host_result("studio-b", c, {h}), kMacTb, 32322);
+  CHECK(find(fs, "route").verdict == "warn");
+  CHECK(has(find(fs, "route").cause, "goes through a VPN (utun6)"));
+}
+
+TEST_CASE("a ring hop between cabled hosts that takes the LAN is a warning (exo#2295)") {
+  Hop h{"studio-a", "", "studio-b", "192.0.43.10", "ring", true};
+  auto c = host_capture("Darwin");
+  sec(c, "route_0", read_data("doctor/route_n_get_default_gateway_en1_realworldsystems.txt"));
+  sec(c, "connect_0", "ok\t3.0\t192.168.1.9\t\n");
+  auto fs = judge_hops({h}, read_host_result("studio-a", c, {h}), kMacTb, 32322);
+  CHECK(find(fs, "route").verdict == "warn");
+  CHECK(has(find(fs, "route").cause,
+            "goes through the LAN (en1) although studio-a and "
+            "studio-b share a Thunderbolt cable"));
+}
+
+TEST_CASE("macOS: EHOSTUNREACH to an on-link peer with the right route is Local Network privacy") {
+  Hop h{"studio-b", "", "studio-a", "192.168.1.1", "coordinator", false};
+  auto c = host_capture("Darwin");
+  sec(c, "route_0", read_data("doctor/route_n_get_onlink_en0_blog.txt"));
+  sec(c, "connect_0", "fail\tEHOSTUNREACH\t65\tNo route to host\t0.2\n", 1);
+  auto fs = judge_hops({h}, read_host_result("studio-b", c, {h}), kMacTb, 32322);
+  const auto& f = find(fs, "connect");
+  CHECK(f.verdict == "fail");
+  CHECK(f.evidence ==
+        "TCP connect to 192.168.1.1:32322: EHOSTUNREACH (errno 65, No route to host)");
+  CHECK(has(f.cause, "Local Network privacy"));
+  CHECK(has(f.cause, "(TN3179)"));
+  CHECK(has(f.fix, "System Settings > Privacy & Security > Local Network"));
+}
+
+TEST_CASE("EHOSTUNREACH through a gateway, or on Linux, is not Local Network privacy") {
+  Hop h{"studio-b", "", "studio-a", "192.0.43.10", "coordinator", false};
+  auto c = host_capture("Darwin");
+  sec(c, "route_0", read_data("doctor/route_n_get_default_gateway_en1_realworldsystems.txt"));
+  sec(c, "connect_0", "fail\tEHOSTUNREACH\t65\tNo route to host\t0.2\n", 1);
+  auto fs = judge_hops({h}, read_host_result("studio-b", c, {h}), kMacTb, 32322);
+  CHECK_FALSE(has(find(fs, "connect").cause, "Local Network privacy"));
+  CHECK_FALSE(has(connect_cause("EHOSTUNREACH", "No route to host", true, true, false, 1).cause,
+                  "Local Network privacy"));
+}
+
+TEST_CASE("each connect errno has its cause and fix (the man page's table)") {
+  CHECK(has(connect_cause("ETIMEDOUT", "", true, true, true, 5).cause,
+            "no answer before the timeout"));
+  CHECK(has(connect_cause("ECONNREFUSED", "", true, true, true, 5).cause,
+            "nothing listens on port 5"));
+  CHECK(has(connect_cause("EHOSTDOWN", "", true, true, true, 5).cause, "no ARP reply"));
+  CHECK(has(connect_cause("EHOSTUNREACH", "", false, true, true, 5).cause,
+            "no usable route to the peer"));
+  CHECK(has(connect_cause("EWHATEVER", "Odd", true, true, true, 5).cause, "EWHATEVER (Odd)"));
+}
+
+TEST_CASE("exo's network daemon and its location are found, with how to remove them") {
+  auto c = host_capture("Darwin");
+  sec(c, "daemons", "/Library/LaunchDaemons/io.exo.networksetup.plist\n");
+  sec(c, "location", "exo\n");
+  auto fs = judge_host(read_host_result("studio-a", c, {}));
+  const auto& d = find(fs, "daemon");
+  CHECK(d.verdict == "fail");
+  CHECK(d.evidence == "/Library/LaunchDaemons/io.exo.networksetup.plist exists");
+  CHECK(has(d.cause, "every ~30 minutes"));
+  CHECK(has(d.fix, "sudo launchctl unload /Library/LaunchDaemons/io.exo.networksetup.plist"));
+  CHECK(find(fs, "location").verdict == "warn");
+
+  auto clean = host_capture("Darwin");
+  sec(clean, "daemons", "");
+  sec(clean, "location", read_data("doctor/networksetup_getcurrentlocation_automatic.txt"));
+  auto ok = judge_host(read_host_result("studio-a", clean, {}));
+  REQUIRE(ok.size() == 1);
+  CHECK(ok[0].verdict == "ok");
+  CHECK(ok[0].evidence == "networksetup -getcurrentlocation: Automatic");
+}
+
+TEST_CASE("RDMA: an active port with an IPv4-mapped GID passes; without one it fails") {
+  auto text = read_data("probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt");
+  auto c = host_capture("Darwin");
+  sec(c, "ibv_devinfo_v", text);
+  auto fs = judge_rdma(read_host_result("mini-a", c, {}), {"en2"});
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].verdict == "ok");
+  CHECK(fs[0].evidence == "ibv_devinfo -v: state PORT_ACTIVE, GID ::ffff:169.254.205.255");
+
+  text.erase(text.find("            GID[  1]"),
+             text.find("            GID[  2]") - text.find("            GID[  1]"));
+  sec(c, "ibv_devinfo_v", text);
+  fs = judge_rdma(read_host_result("mini-a", c, {}), {"en2"});
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].verdict == "fail");
+  CHECK(fs[0].cause ==
+        "no IPv4-mapped GID (::ffff:a.b.c.d): JACCL cannot address this port (MLX #4191)");
+}
+
+TEST_CASE("RDMA: a port that is not PORT_ACTIVE fails") {
+  auto c = host_capture("Darwin");
+  sec(c, "ibv_devinfo_v", read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"));
+  auto fs = judge_rdma(read_host_result("mbp-b", c, {}), {"en6"});
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].verdict == "fail");
+  CHECK(fs[0].subject == "rdma_en6 port 1");
+  CHECK(has(fs[0].cause, "not PORT_ACTIVE"));
+}
+
+TEST_CASE("a TB5 cable at 40 Gb/s between TB5 Macs is a warning; 80 Gb/s passes") {
+  auto hosts =
+      test::scenario_hosts("ring4_m3ultra_rdma", {"studio-a", "studio-b", "studio-c", "studio-d"});
+  auto t = topology::build_topology(hosts);
+  auto fs = judge_speeds(t);
+  REQUIRE(fs.size() == 4);
+  for (const auto& f : fs) CHECK(f.verdict == "ok");
+  // One cable negotiated at 40 Gb/s on both ends.
+  const auto& l = t.links[0];
+  for (auto [host, port] : {std::pair{l.a, l.pa}, std::pair{l.b, l.pb}})
+    for (auto& p : hosts[size_t(host)].thunderbolt.ports)
+      if (p.domain_uuid == t.hosts[size_t(host)].ports[size_t(port)].uuid) p.speed = "40 Gb/s";
+  auto slow = judge_speeds(topology::build_topology(hosts));
+  int warned = 0;
+  for (const auto& f : slow)
+    if (f.verdict == "warn") {
+      ++warned;
+      CHECK(f.subject.find(t.hosts[size_t(l.a)].name) != std::string::npos);
+      CHECK(has(f.evidence, "linked at 40 Gb/s; both Macs have ports up to 120 Gb/s"));
+      CHECK(has(f.cause, "a Thunderbolt 3/4 cable, or a dock or hub in the path"));
+    }
+  CHECK(warned == 1);
+}
+
+TEST_CASE("the watch reports a route that moved, a hop that went down and came back, slow RTT") {
+  Hop h = link_hop();
+  HopResult good;
+  good.route_iface = "tb3";
+  good.connected = true;
+  good.rtt_ms = 0.2;
+  CHECK(hop_changes(h, std::nullopt, std::nullopt, good).empty());
+  CHECK(hop_changes(h, good, good, good).empty());
+
+  HopResult moved = good;
+  moved.route_iface = "eth0";
+  CHECK(hop_changes(h, good, good, moved) ==
+        std::vector<std::string>{"route moved from tb3 to eth0"});
+
+  HopResult down;
+  down.link = "down";
+  down.errno_name = "ETIMEDOUT";
+  auto c = hop_changes(h, good, good, down);
+  CHECK(std::find(c.begin(), c.end(), "tb3 went from up to down") != c.end());
+  CHECK(std::find(c.begin(), c.end(), "down: interface down") != c.end());
+  CHECK(hop_changes(h, down, good, good) == std::vector<std::string>{"route moved from none to tb3",
+                                                                     "tb3 went from down to up",
+                                                                     "up again"});
+
+  HopResult slow = good;
+  slow.rtt_ms = 1.5;  // over 3x and over 1 ms more
+  CHECK(hop_changes(h, good, good, slow) ==
+        std::vector<std::string>{"connect time 1.50 ms, over 3x the first round's 0.20 ms"});
+  HopResult jitter = good;
+  jitter.rtt_ms = 0.9;  // over 3x but under the 1 ms floor: noise on a cable
+  CHECK(hop_changes(h, good, good, jitter).empty());
+
+  HopResult first_bad;
+  first_bad.route_iface = "eth0";
+  first_bad.errno_name = "ETIMEDOUT";
+  first_bad.errno_text = "Connection timed out";
+  CHECK(hop_changes(h, std::nullopt, std::nullopt, first_bad) ==
+        std::vector<std::string>{"down: ETIMEDOUT (Connection timed out)",
+                                 "route leaves by eth0, not tb3"});
+}
