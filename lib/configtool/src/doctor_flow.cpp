@@ -110,7 +110,7 @@ std::string host_script(const Options& o, const std::string& host, const std::ve
   int incoming = 0;
   for (const auto& h : hops)
     if (h.peer == host) {
-      ++incoming;
+      incoming += 3;  // each connector connects three times (doctor_host.sh)
       if (std::find(listen.begin(), listen.end(), h.address) == listen.end())
         listen.push_back(h.address);
     }

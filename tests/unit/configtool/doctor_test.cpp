@@ -267,11 +267,11 @@ TEST_CASE("the watch reports a route that moved, a hop that went down and came b
                                                                      "up again"});
 
   HopResult slow = good;
-  slow.rtt_ms = 1.5;  // over 3x and over 1 ms more
+  slow.rtt_ms = 2.5;  // over 3x and over 2 ms more
   CHECK(hop_changes(h, good, good, slow) ==
-        std::vector<std::string>{"connect time 1.50 ms, over 3x the first round's 0.20 ms"});
+        std::vector<std::string>{"connect time 2.50 ms, over 3x the first round's 0.20 ms"});
   HopResult jitter = good;
-  jitter.rtt_ms = 0.9;  // over 3x but under the 1 ms floor: noise on a cable
+  jitter.rtt_ms = 1.9;  // over 3x but under the 2 ms floor: noise on a cable
   CHECK(hop_changes(h, good, good, jitter).empty());
 
   HopResult first_bad;
