@@ -141,14 +141,15 @@ Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::stri
   return finding(h.host, "route", h.name(), "fail", ev,
                  "traffic to " + h.address + " leaves through " + where + ", not the link " +
                      h.iface + ": the job runs at that path's speed",
-                 "remove the route that points at " + r.route_iface +
-                     " (distconfig --auto-setup adds a host route over " + h.iface + ")");
+                 "remove the route that sends " + h.address + " to " + r.route_iface +
+                     " (the command above shows it), then run distconfig --auto-setup again");
 }
 
 }  // namespace
 
 std::string Hop::name() const {
-  return host + (iface.empty() ? "" : ":" + iface) + " -> " + peer + " (" + address + ")";
+  return host + (iface.empty() ? "" : ":" + iface) + " -> " + peer + " (" + address +
+         (kind == "link" ? "" : ", " + kind) + ")";
 }
 
 const std::vector<std::string>& conflicting_daemon_files() {

@@ -184,6 +184,9 @@ void check_doctor_flags(const Options& o) {
   if (watch_only && o.watch <= 0)
     throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
                      "add --watch SECONDS");
+  if (o.json && o.watch > 0)
+    throw UsageError("--json", "--watch writes its JSON lines to --history",
+                     "read the history file (one JSON object per line)");
   if (o.doctor && o.watch > 0)
     throw UsageError("--doctor", "cannot be combined with --watch", "run one, then the other");
   if ((o.doctor || o.watch > 0) && o.over == "ethernet")

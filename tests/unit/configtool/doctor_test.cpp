@@ -9,6 +9,7 @@
 #include "../topology/builders.hpp"
 #include "catch.hpp"
 #include "doctor_checks.hpp"
+#include "run_tool.hpp"
 #include "test_data.hpp"
 #include "watch_flow.hpp"
 
@@ -74,8 +75,8 @@ TEST_CASE("a hop routed through another interface than its link is named with th
         "traffic to 10.213.0.2 leaves through the LAN (eth0), not the link tb2: the job runs at "
         "that path's speed");
   CHECK(f.fix ==
-        "remove the route that points at eth0 (distconfig --auto-setup adds a host "
-        "route over tb2)");
+        "remove the route that sends 10.213.0.2 to eth0 (the command above shows it), then run "
+        "distconfig --auto-setup again");
 }
 
 TEST_CASE("a cut link is down, with no route and a failed connect") {
@@ -281,4 +282,38 @@ TEST_CASE("the watch reports a route that moved, a hop that went down and came b
   CHECK(hop_changes(h, std::nullopt, std::nullopt, first_bad) ==
         std::vector<std::string>{"down: ETIMEDOUT (Connection timed out)",
                                  "route leaves by eth0, not tb3"});
+}
+
+TEST_CASE("--doctor and --watch refuse bad combinations and values with one line and exit 2") {
+  const std::string pair = (test::data_dir() / "scenarios" / "pair2_m3ultra_double_cable").string();
+  auto err = [&](std::vector<std::string> args) {
+    args.insert(args.end(), {"--hosts", "studio-a,studio-b"});
+    auto r = test::run_tool(args);
+    CHECK(r.status == 2);
+    auto e = r.err;
+    while (!e.empty() && e.back() == '\n') e.pop_back();
+    return e.substr(e.rfind('\n') == std::string::npos ? 0 : e.rfind('\n') + 1);
+  };
+  CHECK(err({"--doctor", "--from-probes", pair}) ==
+        "distconfig: error: --doctor: needs the hosts themselves, not saved probes; drop "
+        "--from-probes");
+  CHECK(err({"--count", "3"}) ==
+        "distconfig: error: --count: only applies with --watch; add --watch SECONDS");
+  CHECK(err({"--fail-on-drift"}) ==
+        "distconfig: error: --fail-on-drift: only applies with --watch; add --watch SECONDS");
+  CHECK(err({"--watch", "0.01"}) ==
+        "distconfig: error: --watch: the interval must be 0.1 to 86400 seconds; e.g. --watch 30");
+  CHECK(err({"--doctor", "--watch", "5"}) ==
+        "distconfig: error: --doctor: cannot be combined with --watch; run one, then the other");
+  CHECK(err({"--watch", "5", "--json"}) ==
+        "distconfig: error: --json: --watch writes its JSON lines to --history; read the history "
+        "file (one JSON object per line)");
+  CHECK(err({"--doctor", "--test-port", "70000"}) ==
+        "distconfig: error: --test-port: 70000 is not a TCP port; use 1..65535");
+  CHECK(err({"--doctor", "--over", "ethernet"}) ==
+        "distconfig: error: --doctor: checks the Thunderbolt links; use --over thunderbolt (the "
+        "default), with --links for named interfaces");
+  CHECK(err({"--doctor", "--check"}) ==
+        "distconfig: error: --doctor: cannot be combined with setup, --verify, --check, --dot or "
+        "--matrix; run it on its own");
 }
