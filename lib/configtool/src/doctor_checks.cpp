@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "distkit/probe/hardware_ports.hpp"
 #include "distkit/probe/netif.hpp"
 #include "distkit/probe/rdma.hpp"
 #include "distkit/util/strings.hpp"
@@ -101,6 +102,21 @@ void read_speed(const probe::Capture& c, size_t i, HopResult& r) {
   }
 }
 
+// The linked speed of `iface`'s receptacle (0 when nothing is linked), from
+// system_profiler's current_speed_key ("80 Gb/s"; SPEC §1).
+void read_tb_speeds(const probe::Capture& c, const std::vector<Hop>& hops,
+                    const std::vector<probe::HardwarePort>& ports, std::vector<HopResult>& out) {
+  const auto* sec = c.ok("tb_json");
+  if (!sec || ports.empty()) return;
+  auto report = probe::parse_system_profiler_thunderbolt(sec->output);
+  if (!report.error.empty()) return;
+  for (size_t i = 0; i < hops.size() && i < out.size(); ++i)
+    for (const auto& p : report.ports)
+      if (!hops[i].iface.empty() &&
+          probe::thunderbolt_interface(ports, p.receptacle) == hops[i].iface)
+        out[i].speed_mbps = long(p.linked_gbps()) * 1000;
+}
+
 Finding finding(const std::string& host, const char* check, const std::string& subject,
                 const char* verdict, const std::string& evidence, const std::string& cause = "",
                 const std::string& fix = "") {
@@ -161,7 +177,8 @@ const std::vector<std::string>& conflicting_daemon_files() {
 }
 
 HostResult read_host_result(const std::string& host, const probe::Capture& c,
-                            const std::vector<Hop>& hops) {
+                            const std::vector<Hop>& hops,
+                            const std::vector<probe::HardwarePort>& ports) {
   HostResult r;
   r.host = host;
   if (c.find("noperl")) {
@@ -177,6 +194,7 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
     read_speed(c, i, h);
     r.hops.push_back(h);
   }
+  read_tb_speeds(c, hops, ports, r.hops);
   if (const auto* d = c.ok("daemons"))
     for (auto line : split_lines(d->output))
       if (!trim(line).empty()) r.daemon_files.emplace_back(trim(line));

@@ -63,8 +63,13 @@ struct HostResult {
 const std::vector<std::string>& conflicting_daemon_files();
 
 // Reads the capture of templates/doctor_host.sh for `hops` (this host's).
+// `ports`: the host's `networksetup -listallhardwareports` from its probe,
+// to map a "tb_json" section (system_profiler SPThunderboltDataType -json,
+// the watch's macOS link speed) from receptacle N to the interface of
+// "Thunderbolt N".
 HostResult read_host_result(const std::string& host, const probe::Capture& c,
-                            const std::vector<Hop>& hops);
+                            const std::vector<Hop>& hops,
+                            const std::vector<probe::HardwarePort>& ports = {});
 
 // What kind of interface `iface` is: "thunderbolt" (one of `tb_ifaces`),
 // "bridge" (bridge0: the Thunderbolt Bridge), "vpn" (utun*, tailscale*,

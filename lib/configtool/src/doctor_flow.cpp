@@ -104,8 +104,11 @@ void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& 
                      "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
 }
 
+// `rdma`: the doctor's one-off `ibv_devinfo -v`; `tb_speed`: the watch's
+// system_profiler for a Mac's link speeds (the doctor has the probe's).
 std::string host_script(const Options& o, const std::string& host, const std::vector<Hop>& hops,
-                        const std::vector<size_t>& mine, bool rdma, long sample_bytes) {
+                        const std::vector<size_t>& mine, bool rdma, bool tb_speed,
+                        long sample_bytes) {
   std::vector<std::string> listen;
   int incoming = 0;
   for (const auto& h : hops)
@@ -129,6 +132,7 @@ std::string host_script(const Options& o, const std::string& host, const std::ve
       "sec uname uname -s\nsec daemons daemon_files\n"
       "[ \"$OS\" != Darwin ] || sec location networksetup -getcurrentlocation\n";
   if (rdma) host_checks += "sec ibv_devinfo_v need ibv_devinfo -v\n";
+  if (tb_speed) host_checks += "sec tb_json need system_profiler SPThunderboltDataType -json\n";
   return render_named("doctor_host.sh",
                       {{"host", host},
                        {"port", std::to_string(o.test_port)},
@@ -237,7 +241,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
                                         bool rdma, long sample_bytes) {
   std::vector<std::string> scripts;
   for (size_t i = 0; i < g.infos.size(); ++i)
-    scripts.push_back(host_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma, sample_bytes));
+    scripts.push_back(host_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
+                                  !rdma && g.infos[i].has_thunderbolt, sample_bytes));
   std::string b = probe::make_boundary();
   auto results = netsetup::run_scripts(
       g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
@@ -251,7 +256,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
     r.host = host;
     try {
       if (!results[i].exit.error.empty()) throw RemoteError(host, results[i].exit.error);
-      r = read_host_result(host, probe::parse_capture(results[i].out, host), mine);
+      r = read_host_result(host, probe::parse_capture(results[i].out, host), mine,
+                           g.infos[i].hardware_ports);
     } catch (const Error& e) {
       r.error = e.what();
     }

@@ -8,6 +8,7 @@
 
 #include "../topology/builders.hpp"
 #include "catch.hpp"
+#include "distkit/probe/hardware_ports.hpp"
 #include "doctor_checks.hpp"
 #include "run_tool.hpp"
 #include "test_data.hpp"
@@ -241,6 +242,26 @@ TEST_CASE("a TB5 cable at 40 Gb/s between TB5 Macs is a warning; 80 Gb/s passes"
       CHECK(has(f.cause, "a Thunderbolt 3/4 cable, or a dock or hub in the path"));
     }
   CHECK(warned == 1);
+}
+
+TEST_CASE("the watch reads a Mac's link speeds from system_profiler, per interface") {
+  // M5 Max B (real capture): Thunderbolt 2 (en6) cabled to a Mac at 80 Gb/s,
+  // Thunderbolt 3 (en2) a TB3 enclosure at 40 Gb/s, Thunderbolt 1 (en1) idle.
+  auto ports =
+      probe::parse_hardware_ports(read_data("probe/networksetup_m5max_mbp_B_anonymized_macs.txt"));
+  auto c = host_capture("Darwin");
+  sec(c, "tb_json", read_data("probe/system_profiler_tb_m5max_mbp_B_rdma_enabled_anonymized.json"));
+  std::vector<Hop> hops{{"mbp-b", "en6", "mbp-a", "10.213.0.1", "link", true},
+                        {"mbp-b", "en2", "disk", "10.213.0.5", "link", true},
+                        {"mbp-b", "en1", "nothing", "10.213.0.9", "link", true}};
+  auto r = read_host_result("mbp-b", c, hops, ports);
+  CHECK(r.hops[0].speed_mbps == 80000);
+  CHECK(r.hops[1].speed_mbps == 40000);
+  CHECK(r.hops[2].speed_mbps == 0);
+  HopResult slower = r.hops[0];
+  slower.speed_mbps = 40000;
+  CHECK(hop_changes(hops[0], r.hops[0], r.hops[0], slower) ==
+        std::vector<std::string>{"speed changed from 80000 to 40000 Mb/s"});
 }
 
 TEST_CASE("the watch reports a route that moved, a hop that went down and came back, slow RTT") {
