@@ -5,11 +5,16 @@
 // (tests/data/doctor/SOURCES.md), each with its verdict, evidence and fix;
 // and what --watch calls a change.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "../topology/builders.hpp"
 #include "catch.hpp"
+#include "distkit/netsetup/from_topology.hpp"
 #include "distkit/probe/hardware_ports.hpp"
+#include "distkit/util/error.hpp"
 #include "doctor_checks.hpp"
+#include "doctor_flow.hpp"
 #include "run_tool.hpp"
 #include "test_data.hpp"
 #include "watch_flow.hpp"
@@ -337,4 +342,89 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
   CHECK(err({"--doctor", "--check"}) ==
         "distconfig: error: --doctor: cannot be combined with setup, --verify, --check, --dot or "
         "--matrix; run it on its own");
+}
+
+namespace {
+
+struct Ring4 {
+  Gathered g;
+  topology::Topology t;
+  netsetup::Plan plan;
+};
+
+Ring4 ring4() {
+  Ring4 r;
+  r.g.infos =
+      test::scenario_hosts("ring4_m3ultra_rdma", {"studio-a", "studio-b", "studio-c", "studio-d"});
+  r.g.executors.resize(4);
+  r.t = topology::build_topology(r.g.infos);
+  r.plan = netsetup::plan_addresses(netsetup::cables_from_topology(r.t),
+                                    netsetup::parse_subnet("10.213.0.0/16", "--subnet"), {});
+  return r;
+}
+
+int count_kind(const LinkChecks& lc, const std::string& kind) {
+  return int(
+      std::count_if(lc.hops.begin(), lc.hops.end(), [&](const Hop& h) { return h.kind == kind; }));
+}
+
+}  // namespace
+
+TEST_CASE("the hops: both ends of every cable, and the jaccl coordinator connection") {
+  auto r = ring4();
+  Options o;
+  o.backend = "ring";
+  auto ring = plan_link_checks(o, r.g, r.t, r.plan);
+  CHECK(count_kind(ring, "link") == 8);  // 4 cables, both ways
+  CHECK(count_kind(ring, "coordinator") == 0);
+  for (size_t i = 0; i < 4; ++i) CHECK(ring.by_host[i].size() == 2);
+  CHECK(ring.tb_ifaces[0].count(ring.hops[ring.by_host[0][0]].iface) == 1);
+
+  o.backend = "jaccl";
+  auto jaccl = plan_link_checks(o, r.g, r.t, r.plan);
+  CHECK(count_kind(jaccl, "coordinator") == 3);  // every host but rank 0, to rank 0
+  for (const auto& h : jaccl.hops)
+    if (h.kind == "coordinator") {
+      CHECK(h.peer == "studio-a");
+      CHECK(h.address == r.g.infos[0].management_address());
+      CHECK(h.name() == h.host + " -> studio-a (" + h.address + ", coordinator)");
+    }
+}
+
+TEST_CASE("a hostfile's ring hops go to every address of the next rank, cabled or not") {
+  auto r = ring4();
+  auto dir = std::filesystem::temp_directory_path() / "distkit-doctor-test";
+  std::filesystem::create_directories(dir);
+  auto path = dir / "lan.json";
+  std::ofstream(path) << R"({"backend": "ring", "hosts": [
+    {"ssh": "studio-a", "ips": ["10.10.0.11"]}, {"ssh": "studio-c", "ips": ["10.10.0.13"]},
+    {"ssh": "studio-b", "ips": ["10.10.0.12"]}, {"ssh": "studio-d", "ips": ["10.10.0.14"]}]})";
+  Options o;
+  o.hostfile = path;
+  auto lc = plan_link_checks(o, r.g, r.t, r.plan);
+  CHECK(count_kind(lc, "ring") == 4);
+  for (const auto& h : lc.hops) {
+    if (h.kind != "ring") continue;
+    // The scenario's ring is a-b-c-d-a: a-c and b-d share no cable.
+    bool diagonal = (h.host == "studio-a" && h.peer == "studio-c") ||
+                    (h.host == "studio-b" && h.peer == "studio-d");
+    CHECK(h.cabled == !diagonal);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("--test-port may not be one of the job's ports") {
+  auto r = ring4();
+  Options o;
+  o.job_port = 32320;  // the ring takes 4 hosts x 2 cables: 32320-32327
+  try {
+    plan_link_checks(o, r.g, r.t, r.plan);
+    FAIL("no error");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) ==
+          "--test-port: 32322 is one of the job's ports (32320-32327: the ring's and the jaccl "
+          "coordinator's, from --job-port); pick a port outside that range, e.g. 32319");
+  }
+  o.job_port = 32323;
+  CHECK_NOTHROW(plan_link_checks(o, r.g, r.t, r.plan));
 }
