@@ -104,11 +104,39 @@ void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& 
                      "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
 }
 
-// `rdma`: the doctor's one-off `ibv_devinfo -v`; `tb_speed`: the watch's
-// system_profiler for a Mac's link speeds (the doctor has the probe's).
-std::string host_script(const Options& o, const std::string& host, const std::vector<Hop>& hops,
-                        const std::vector<size_t>& mine, bool rdma, bool tb_speed,
-                        long sample_bytes) {
+std::string pad(const std::string& s, size_t w) {
+  return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
+}
+
+void print_table(std::ostream& out, const std::vector<Finding>& fs) {
+  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
+  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
+  std::vector<size_t> w(4, 0);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], r[i].size());
+  for (const auto& r : rows)
+    out << pad(r[0], w[0] + 2) << pad(r[1], w[1] + 2) << pad(r[2], w[2] + 2) << pad(r[3], w[3] + 2)
+        << r[4] << "\n";
+}
+
+nlohmann::json findings_json(const std::vector<Finding>& fs) {
+  auto arr = nlohmann::json::array();
+  for (const auto& f : fs)
+    arr.push_back({{"host", f.host},
+                   {"check", f.check},
+                   {"subject", f.subject},
+                   {"verdict", f.verdict},
+                   {"evidence", f.evidence},
+                   {"cause", f.cause},
+                   {"fix", f.fix}});
+  return arr;
+}
+
+}  // namespace
+
+std::string link_check_script(const Options& o, const std::string& host,
+                              const std::vector<Hop>& hops, const std::vector<size_t>& mine,
+                              bool rdma, bool tb_speed, long sample_bytes) {
   std::vector<std::string> listen;
   int incoming = 0;
   for (const auto& h : hops)
@@ -146,36 +174,6 @@ std::string host_script(const Options& o, const std::string& host, const std::ve
                        {"host_checks", host_checks}},
                       TemplateMode::shell);
 }
-
-std::string pad(const std::string& s, size_t w) {
-  return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
-}
-
-void print_table(std::ostream& out, const std::vector<Finding>& fs) {
-  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
-  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
-  std::vector<size_t> w(4, 0);
-  for (const auto& r : rows)
-    for (size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], r[i].size());
-  for (const auto& r : rows)
-    out << pad(r[0], w[0] + 2) << pad(r[1], w[1] + 2) << pad(r[2], w[2] + 2) << pad(r[3], w[3] + 2)
-        << r[4] << "\n";
-}
-
-nlohmann::json findings_json(const std::vector<Finding>& fs) {
-  auto arr = nlohmann::json::array();
-  for (const auto& f : fs)
-    arr.push_back({{"host", f.host},
-                   {"check", f.check},
-                   {"subject", f.subject},
-                   {"verdict", f.verdict},
-                   {"evidence", f.evidence},
-                   {"cause", f.cause},
-                   {"fix", f.fix}});
-  return arr;
-}
-
-}  // namespace
 
 void check_doctor_flags(const Options& o) {
   for (auto [flag, port] : {std::pair{"--test-port", o.test_port}, {"--job-port", o.job_port}})
@@ -241,8 +239,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
                                         bool rdma, long sample_bytes) {
   std::vector<std::string> scripts;
   for (size_t i = 0; i < g.infos.size(); ++i)
-    scripts.push_back(host_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
-                                  !rdma && g.infos[i].has_thunderbolt, sample_bytes));
+    scripts.push_back(link_check_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
+                                        !rdma && g.infos[i].has_thunderbolt, sample_bytes));
   std::string b = probe::make_boundary();
   auto results = netsetup::run_scripts(
       g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),

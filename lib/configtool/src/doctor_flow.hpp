@@ -34,6 +34,15 @@ void check_doctor_flags(const Options& o);
 LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology::Topology& t,
                             const netsetup::Plan& plan);
 
+// The script (templates/doctor_host.sh) for `host`, running hops[mine]
+// and listening for the hops aimed at it. `rdma`: the doctor's one-off
+// `ibv_devinfo -v`; `tb_speed`: the watch's system_profiler for a Mac's
+// link speeds (the doctor has the probe's); `sample_bytes`: the bandwidth
+// sample each connect sends (0: none).
+std::string link_check_script(const Options& o, const std::string& host,
+                              const std::vector<Hop>& hops, const std::vector<size_t>& mine,
+                              bool rdma, bool tb_speed, long sample_bytes);
+
 // Runs the checks on every host at once. `rdma`: read `ibv_devinfo -v`
 // (the doctor; never in the watch loop). `sample_bytes`: the bandwidth
 // sample each connect sends (0: none).

@@ -4,7 +4,10 @@
 // a TB5 cable at 40 Gb/s), built from real command outputs
 // (tests/data/doctor/SOURCES.md), each with its verdict, evidence and fix;
 // and what --watch calls a change.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -12,6 +15,7 @@
 #include "catch.hpp"
 #include "distkit/netsetup/from_topology.hpp"
 #include "distkit/probe/hardware_ports.hpp"
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "doctor_checks.hpp"
 #include "doctor_flow.hpp"
@@ -427,4 +431,87 @@ TEST_CASE("--test-port may not be one of the job's ports") {
   }
   o.job_port = 32323;
   CHECK_NOTHROW(plan_link_checks(o, r.g, r.t, r.plan));
+}
+
+namespace {
+
+// templates/doctor_host.sh on a stand-in Mac: shell functions (they win
+// over PATH) named after the Mac commands answer from the real captures,
+// and each call is logged. One hop to this host's own 127.0.0.1, so the
+// script's listener and its connect meet.
+struct StandInMac {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("doctor-fakemac-" + std::to_string(::getpid()));
+  StandInMac() {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~StandInMac() { std::filesystem::remove_all(dir); }
+  std::string run(const std::string& script, const std::string& boundary) {
+    auto d = test::data_dir().string();
+    std::ofstream(dir / "run.sh")
+        << "LOG=" << (dir / "calls").string() << "\n"
+        << "uname() { echo Darwin; }\n"
+        << "route() { echo \"route $*\" >>\"$LOG\"; cat " << d
+        << "/doctor/route_n_get_onlink_en0_blog.txt; }\n"
+        << "ifconfig() { echo \"ifconfig $*\" >>\"$LOG\"; sed 's/^en2:/en0:/' " << d
+        << "/netsetup/ifconfig_en2_tb_interface_apple_tn3205.txt; }\n"
+        << "networksetup() { echo \"networksetup $*\" >>\"$LOG\"; cat " << d
+        << "/doctor/networksetup_getcurrentlocation_automatic.txt; }\n"
+        << "ibv_devinfo() { echo \"ibv_devinfo $*\" >>\"$LOG\"; cat " << d
+        << "/probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt; }\n"
+        << "system_profiler() { echo \"system_profiler $*\" >>\"$LOG\"; return 1; }\n"
+        << "set -- " << boundary << "\n"
+        << script;
+    std::system(
+        ("sh " + (dir / "run.sh").string() + " >" + (dir / "out").string() + " 2>&1").c_str());
+    return distkit::read_file(dir / "out");
+  }
+  std::string calls() {
+    return std::filesystem::exists(dir / "calls") ? distkit::read_file(dir / "calls") : "";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the check script on a stand-in Mac: its commands' output becomes the verdicts") {
+  StandInMac mac;
+  std::vector<Hop> hops{{"mac", "en0", "mac", "127.0.0.1", "link", true}};
+  Options o;
+  o.test_port = 32000 + ::getpid() % 1000;
+  auto out = mac.run(link_check_script(o, "mac", hops, {0}, true, false, 0), "BOUNDARY-X");
+  auto r = read_host_result("mac", probe::parse_capture(out, "mac"), hops);
+  INFO(out);
+  CHECK(r.macos);
+  CHECK(r.error.empty());
+  auto fs = judge_hops(hops, r, {"en0"}, o.test_port);
+  CHECK(find(fs, "route").verdict == "ok");
+  CHECK(find(fs, "route").evidence == "route -n get 127.0.0.1: interface: en0");
+  CHECK(find(fs, "link").evidence == "ifconfig en0: status: active");
+  CHECK(find(fs, "connect").verdict == "ok");
+  auto host = judge_host(r);
+  REQUIRE(host.size() == 1);
+  CHECK(host[0].evidence == "networksetup -getcurrentlocation: Automatic");
+  auto rdma = judge_rdma(r, {"en2"});
+  REQUIRE(rdma.size() == 1);
+  CHECK(rdma[0].verdict == "ok");
+  CHECK(mac.calls() ==
+        "route -n get 127.0.0.1\nifconfig en0\nnetworksetup -getcurrentlocation\nibv_devinfo -v\n");
+}
+
+TEST_CASE("the watch's script runs no RDMA command, and asks a Mac for its link speeds") {
+  StandInMac mac;
+  std::vector<Hop> hops{{"mac", "en0", "mac", "127.0.0.1", "link", true}};
+  Options o;
+  o.test_port = 33000 + ::getpid() % 1000;
+  auto out = mac.run(link_check_script(o, "mac", hops, {0}, false, true, 1 << 20), "BOUNDARY-Y");
+  auto r = read_host_result("mac", probe::parse_capture(out, "mac"), hops);
+  INFO(out);
+  REQUIRE(r.hops.size() == 1);
+  CHECK(r.hops[0].connected);
+  CHECK(r.hops[0].mbps > 0);  // the 1 MiB sample went through
+  CHECK_FALSE(r.ibv_devinfo_verbose);
+  auto calls = mac.calls();
+  CHECK(calls.find("ibv_") == std::string::npos);
+  CHECK(calls.find("system_profiler SPThunderboltDataType -json") != std::string::npos);
 }
