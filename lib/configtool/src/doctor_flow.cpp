@@ -2,7 +2,6 @@
 #include "doctor_flow.hpp"
 
 #include <algorithm>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "diagnostics.hpp"
