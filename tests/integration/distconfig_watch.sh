@@ -5,7 +5,7 @@
 # tb3's address (as exo's io.exo.networksetup does to static addresses,
 # exo#2067) is reported as drift within two rounds, --fail-on-drift exits
 # 1, every check is in the history file, and the job's ports saw no
-# connection at all.
+# connection at all; then a cut cable is reported down at both ends.
 . "$(dirname "$0")/netsetup_lib.sh"
 ring3_up
 run_distconfig --auto-setup --output-hostfile "$WORK/hf.json"
@@ -72,6 +72,16 @@ expect_line "$WORK/watch.err" "distconfig: watch: drift in round $drift_round (-
 rounds=$(sed -n 's/.*"round":\([0-9]*\),.*/\1/p' "$WORK/history.jsonl" | sort -n | tail -n 1)
 expect_eq "$(wc -l <"$WORK/history.jsonl" | tr -d ' ')" $((rounds * 6)) "history lines"
 grep -q '"address":"10.213.0.2",.*"route_iface":"tb2"' "$WORK/history.jsonl" || fail "history lacks a route"
+# A cut cable: the first round already reports both ends down (exit 0
+# without --fail-on-drift).
+on 2 pkill -f "ip addr flush dev tb3" || true
+on 1 ip link set tb2 down
+run_distconfig --watch 1 --count 1 --history "$WORK/h2.jsonl"
+[ "$RC" = 0 ] || fail "--watch --count 1 exited $RC"
+grep -q " round 1 h1:tb2 -> h2 (10.213.0.2): down: interface down$" "$WORK/out" ||
+  { cat "$WORK/out"; fail "the cut cable's h1 end is not reported down"; }
+grep -q " round 1 h2:tb1 -> h1 (10.213.0.1): down: interface down$" "$WORK/out" ||
+  { cat "$WORK/out"; fail "the cut cable's h2 end is not reported down"; }
 # The job saw nothing: no accept on any of its ports.
 for k in 1 2 3; do
   if grep -q accept "$WORK/job.h$k"; then cat "$WORK/job.h$k"; fail "the watch connected to a job port on h$k"; fi
