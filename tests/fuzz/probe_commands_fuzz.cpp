@@ -68,6 +68,14 @@ namespace {
       require_field(p.state.rfind("PORT_", 0) == 0 ? p.state.substr(5) : p.state, in);
     }
   }
+  // `ibv_devinfo -v`: every GID is a word of the input, and an IPv4-mapped
+  // one's address a piece of it.
+  for (const auto& p : pr::parse_ibv_devinfo_verbose(in)) {
+    require_field(p.port.device, in);
+    require_field(p.port.state, in);
+    for (const auto& g : p.gids) require_field(g, in);
+    require_field(p.ipv4_mapped(), in);
+  }
 }
 
 [[maybe_unused]] void rdma_ctl_fuzz(std::string_view in) {

@@ -47,6 +47,19 @@ void configure_cli(CLI::App& app, Options& o) {
   app.add_flag(
       "--bridge-down", o.bridge_down,
       "macOS: bring bridge0 down (as the reference) instead of taking the ports out of it");
+  app.add_flag("--doctor", o.doctor,
+               "Check every hop the backend will use: route, connect, daemons, RDMA GIDs, speed");
+  app.add_option("--watch", o.watch,
+                 "Re-run the link checks every SECONDS; print changes, log every check");
+  app.add_option("--count", o.count, "With --watch: stop after N rounds (default: until Ctrl-C)");
+  app.add_option(
+      "--history", o.history,
+      "With --watch: append one JSON line per check here (default distconfig-watch.jsonl)");
+  app.add_flag("--fail-on-drift", o.fail_on_drift, "With --watch: exit 1 at the first drift");
+  app.add_option("--test-port", o.test_port,
+                 "TCP port --doctor/--watch test on (default 32322; never one of the job's)");
+  app.add_option("--job-port", o.job_port,
+                 "The job's first port (distlaunch --starting-port, default 32323): left alone");
   app.add_option("--state-file", o.state_file,
                  "Where each host records what setup changed (%h: host; default per OS)");
 }

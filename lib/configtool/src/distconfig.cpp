@@ -13,10 +13,12 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
+#include "doctor_flow.hpp"
 #include "gather.hpp"
 #include "netsetup_flow.hpp"
 #include "readiness.hpp"
 #include "thunderbolt_flow.hpp"
+#include "watch_flow.hpp"
 
 namespace distkit::configtool {
 
@@ -44,6 +46,7 @@ void check_flags(const Options& o) {
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
                      "the replayed probes are already saved");
   check_format(o.format);
+  check_doctor_flags(o);
   check_netsetup_flags(o);
   // Over Ethernet the ring runs on each host's address (what an MLX user
   // types for a TCP ring); the jaccl backends need Thunderbolt cables.
@@ -103,6 +106,10 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
   if (o.matrix) {
     s.out << topology::render_matrix(t);
     return 0;
+  }
+  if (o.doctor || o.watch > 0) {
+    auto plan = plan_network(o, s, g, t);
+    return o.doctor ? run_doctor(o, s, g, t, plan) : run_watch(o, s, g, t, plan);
   }
   auto a = topology::analyze(t, infos);
   if (o.check) return readiness_report(o, s, infos, t, a);

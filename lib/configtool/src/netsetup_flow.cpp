@@ -277,7 +277,8 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
 }  // namespace
 
 bool wants_live_netsetup(const Options& o) {
-  return o.over != "ethernet" && (o.auto_setup.value_or(false) || o.verify || o.teardown);
+  return o.over != "ethernet" &&
+         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
 }
 
 void check_netsetup_flags(const Options& o) {
@@ -348,6 +349,10 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
       if (!results[i].exit.error.empty()) throw RemoteError(info.host, results[i].exit.error);
       nets[info.host] =
           from_state(probe::parse_capture(results[i].out, info.host), target(o, info).os);
+      // The doctor and the watch check the links as they are set up: a
+      // stray route over a link's addresses is a finding, not a reason to
+      // plan around it.
+      if (o.doctor || o.watch > 0) nets[info.host].routes.clear();
     } catch (const Error& e) {
       warn(s, info.host + ": could not read its addresses and routes (" + std::string(e.what()) +
                   "); planning with the probe's addresses only");

@@ -48,6 +48,42 @@ std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
   return out;
 }
 
+std::string RdmaPortGids::ipv4_mapped() const {
+  for (const auto& g : gids)
+    if (g.rfind("::ffff:", 0) == 0 && g.find('.') != std::string::npos) return g.substr(7);
+  return "";
+}
+
+// The layout seen in TN3205 joins lines and pads the index ("GID[  1]:"),
+// rdma-core prints "GID[%3d]:\t\t<gid>" (plus ", RoCE v2" on RoCE): the GID
+// is the word after the one that ends in "]:".
+std::vector<RdmaPortGids> parse_ibv_devinfo_verbose(std::string_view text) {
+  std::vector<RdmaPortGids> out;
+  std::string device;
+  for (std::string_view line : split_lines(text)) {
+    auto w = split_words(line);
+    for (size_t i = 0; i + 1 < w.size(); ++i) {
+      if (w[i] == "hca_id:") {
+        device = w[i + 1];
+      } else if (w[i] == "port:" && !device.empty()) {
+        out.push_back({{device, small_int(w[i + 1], 1), ""}, {}});
+      } else if (w[i] == "state:" && !out.empty() && out.back().port.state.empty()) {
+        out.back().port.state = w[i + 1];
+      } else if (w[i].rfind("GID[", 0) == 0 && !out.empty()) {
+        size_t j = i;
+        while (j < w.size() && (w[j].size() < 2 || w[j].substr(w[j].size() - 2) != "]:")) ++j;
+        if (j + 1 < w.size()) {
+          std::string gid = w[j + 1];
+          if (!gid.empty() && gid.back() == ',') gid.pop_back();
+          out.back().gids.push_back(gid);
+        }
+        i = j;
+      }
+    }
+  }
+  return out;
+}
+
 RdmaCtl parse_rdma_ctl_status(std::string_view text) {
   std::string_view t = trim(text);
   if (t == "enabled") return RdmaCtl::enabled;

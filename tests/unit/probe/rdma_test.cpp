@@ -70,3 +70,36 @@ TEST_CASE("Linux infiniband listing maps sysfs states to ibv_devinfo names") {
   CHECK(p[0].state == "PORT_ACTIVE");
   CHECK(p[1].state == "PORT_DOWN");
 }
+
+TEST_CASE("ibv_devinfo -v gives each port's state and its IPv4-mapped GID (TN3205's capture)") {
+  auto ports = parse_ibv_devinfo_verbose(
+      read_data("probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt"));
+  REQUIRE(ports.size() == 1);
+  CHECK(ports[0].port.device == "rdma_en2");
+  CHECK(ports[0].port.port == 1);
+  CHECK(ports[0].port.active());
+  CHECK(ports[0].gids ==
+        V{"fe80::344d:4ff:feea:4e40", "::ffff:169.254.205.255", "fe80::1021:1bac:fe1:b5e3"});
+  CHECK(ports[0].ipv4_mapped() == "169.254.205.255");
+}
+
+TEST_CASE("a port whose GID table holds no IPv4-mapped entry has no usable GID") {
+  // The capture's table without its IPv4-mapped line: what a port whose
+  // interface has no IPv4 address shows.
+  auto text = read_data("probe/ibv_devinfo_v_rdma_en2_gid_table_apple_tn3205_partial.txt");
+  text.erase(text.find("            GID[  1]"),
+             text.find("            GID[  2]") - text.find("            GID[  1]"));
+  auto ports = parse_ibv_devinfo_verbose(text);
+  REQUIRE(ports.size() == 1);
+  CHECK(ports[0].gids.size() == 2);
+  CHECK(ports[0].ipv4_mapped().empty());
+}
+
+TEST_CASE("ibv_devinfo -v without GID lines (the plain listings) still gives port states") {
+  auto ports = parse_ibv_devinfo_verbose(
+      read_data("probe/ibv_devinfo_m5max_mbp_B_port_down_anonymized.txt"));
+  REQUIRE(ports.size() == 3);
+  CHECK(ports[1].port.device == "rdma_en6");
+  CHECK(ports[1].port.state == "PORT_DOWN");
+  CHECK(ports[1].gids.empty());
+}

@@ -6,7 +6,8 @@
 // plus --check/--json (readiness report), --save-probes/--from-probes
 // (offline replay), --ssh-config, --matrix and --format (hostfiles for
 // other launchers), and network setup (--auto-setup, --verify,
-// --teardown, --persist, --links, --subnet, --emit-scripts).
+// --teardown, --persist, --links, --subnet, --emit-scripts), --doctor
+// and --watch (link health).
 #pragma once
 
 #include <filesystem>
@@ -50,6 +51,15 @@ struct Options {
   bool bridge_down = false;                           // --bridge-down (macOS, as the reference)
   int verify_port = 32323;                            // --verify-port
   std::string state_file;                             // --state-file PATTERN ("%h": host)
+  // Link health (man page DOCTOR AND WATCH): --doctor checks once, --watch
+  // re-runs the bounded link checks every `watch` seconds.
+  bool doctor = false;  // --doctor
+  double watch = 0;     // --watch SECONDS; 0 = off
+  int count = 0;        // --count N rounds; 0 = until interrupted
+  std::filesystem::path history = "distconfig-watch.jsonl";  // --history FILE
+  bool fail_on_drift = false;                                // --fail-on-drift
+  int test_port = 32322;  // --test-port: what the checks connect to
+  int job_port = 32323;   // --job-port: distlaunch's --starting-port
 };
 
 using ConnectFn =

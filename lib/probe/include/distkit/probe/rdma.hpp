@@ -28,6 +28,18 @@ struct RdmaPortState {
 };
 std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text);
 
+// `ibv_devinfo -v`: per device and port, the state and the GID table
+// ("GID[  1]:  ::ffff:169.254.205.255", Apple TN3205). JACCL addresses a
+// peer by an IPv4-mapped GID (::ffff:a.b.c.d); a port without one cannot be
+// used (MLX #4191).
+struct RdmaPortGids {
+  RdmaPortState port;
+  std::vector<std::string> gids;  // in table order
+  // The IPv4 address of the first IPv4-mapped GID, "" when there is none.
+  std::string ipv4_mapped() const;
+};
+std::vector<RdmaPortGids> parse_ibv_devinfo_verbose(std::string_view text);
+
 enum class RdmaCtl { unknown, enabled, disabled };
 RdmaCtl parse_rdma_ctl_status(std::string_view text);
 

@@ -1,0 +1,319 @@
+// See doctor_flow.hpp.
+#include "doctor_flow.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "diagnostics.hpp"
+#include "distkit/hostfile/hostfile.hpp"
+#include "distkit/netsetup/remote.hpp"
+#include "distkit/util/error.hpp"
+#include "distkit/util/shell_quote.hpp"
+#include "distkit/util/template.hpp"
+
+namespace distkit::configtool {
+
+namespace {
+
+// Connects retry a refused connection this long (a peer's listener may not
+// be up yet); listeners stay up until every peer came, at most this long.
+constexpr int kRetrySeconds = 4;
+constexpr int kListenSeconds = 9;
+constexpr auto kScriptTimeout = std::chrono::seconds(40);
+
+size_t index_of(const Gathered& g, const std::string& host) {
+  for (size_t i = 0; i < g.infos.size(); ++i)
+    if (g.infos[i].host == host) return i;
+  return g.infos.size();
+}
+
+bool cabled(const topology::Topology& t, size_t a, size_t b) {
+  return a < t.count.size() && b < t.count.size() && t.count[a][b] > 0;
+}
+
+std::optional<hostfile::Hostfile> user_hostfile(const Options& o) {
+  if (!o.hostfile) return std::nullopt;
+  return hostfile::load(*o.hostfile);
+}
+
+bool uses_jaccl(const Options& o, const std::optional<hostfile::Hostfile>& hf, const Gathered& g) {
+  auto jaccl = [](const std::string& b) { return b == "jaccl" || b == "jaccl-ring"; };
+  if (o.backend) return jaccl(*o.backend);
+  if (hf && hf->backend) return jaccl(std::string(hostfile::to_string(*hf->backend)));
+  for (const auto& h : g.infos)  // automatic: RDMA devices make jaccl the choice
+    if (!h.rdma_devices.empty()) return true;
+  return false;
+}
+
+// Each cable's two ends, each connecting to the other's address.
+void link_hops(const netsetup::Plan& plan, std::vector<Hop>& out) {
+  for (const auto& l : plan.links) {
+    if (l.cable.a.iface.empty() || l.cable.b.iface.empty()) continue;
+    out.push_back({l.cable.a.host, l.cable.a.iface, l.cable.b.host, l.addr_b, "link", true});
+    out.push_back({l.cable.b.host, l.cable.b.iface, l.cable.a.host, l.addr_a, "link", true});
+  }
+}
+
+// A hostfile's ring: rank r connects to every address of rank r+1.
+void ring_hops(const hostfile::Hostfile& hf, const Gathered& g, const topology::Topology& t,
+               std::vector<Hop>& out) {
+  const size_t n = hf.hosts.size();
+  if (n < 2) return;
+  for (size_t r = 0; r < n; ++r) {
+    const auto& me = hf.hosts[r];
+    const auto& next = hf.hosts[(r + 1) % n];
+    if (me.ssh == next.ssh) continue;
+    for (const auto& ip : next.ips)
+      out.push_back({me.ssh, "", next.ssh, ip, "ring",
+                     cabled(t, index_of(g, me.ssh), index_of(g, next.ssh))});
+  }
+}
+
+void coordinator_hops(const std::optional<hostfile::Hostfile>& hf, const Gathered& g,
+                      std::vector<Hop>& out) {
+  std::string host0 = hf ? hf->hosts.front().ssh : g.infos.front().host;
+  std::string addr;
+  if (hf && !hf->hosts.front().ips.empty()) addr = hf->hosts.front().ips.front();
+  size_t i0 = index_of(g, host0);
+  if (addr.empty() && i0 < g.infos.size()) addr = g.infos[i0].management_address();
+  if (addr.empty()) return;
+  for (const auto& info : g.infos)
+    if (info.host != host0) out.push_back({info.host, "", host0, addr, "coordinator", false});
+}
+
+// The job's ports: the ring takes one per (host, address) from --job-port
+// on (distlaunch, one connection per address), jaccl's coordinator the first.
+void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& hf,
+                     const Gathered& g, const netsetup::Plan& plan) {
+  long ring = 0;
+  if (hf) {
+    for (const auto& h : hf->hosts) ring += std::max<long>(1, long(h.ips.size()));
+  } else {
+    size_t most = 1;
+    for (const auto& info : g.infos)
+      most = std::max(most, netsetup::links_of(plan, info.host).size());
+    ring = long(g.infos.size() * most);
+  }
+  long last = o.job_port + std::max<long>(ring, 1) - 1;
+  if (o.test_port >= o.job_port && o.test_port <= last)
+    throw UsageError("--test-port",
+                     std::to_string(o.test_port) + " is one of the job's ports (" +
+                         std::to_string(o.job_port) + "-" + std::to_string(last) +
+                         ": the ring's and the jaccl coordinator's, from --job-port)",
+                     "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
+}
+
+std::string pad(const std::string& s, size_t w) {
+  return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
+}
+
+void print_table(std::ostream& out, const std::vector<Finding>& fs) {
+  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
+  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
+  std::vector<size_t> w(4, 0);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], r[i].size());
+  for (const auto& r : rows)
+    out << pad(r[0], w[0] + 2) << pad(r[1], w[1] + 2) << pad(r[2], w[2] + 2) << pad(r[3], w[3] + 2)
+        << r[4] << "\n";
+}
+
+nlohmann::json findings_json(const std::vector<Finding>& fs) {
+  auto arr = nlohmann::json::array();
+  for (const auto& f : fs)
+    arr.push_back({{"host", f.host},
+                   {"check", f.check},
+                   {"subject", f.subject},
+                   {"verdict", f.verdict},
+                   {"evidence", f.evidence},
+                   {"cause", f.cause},
+                   {"fix", f.fix}});
+  return arr;
+}
+
+}  // namespace
+
+std::string link_check_script(const Options& o, const std::string& host,
+                              const std::vector<Hop>& hops, const std::vector<size_t>& mine,
+                              bool rdma, bool tb_speed, long sample_bytes) {
+  std::vector<std::string> listen;
+  int incoming = 0;
+  for (const auto& h : hops)
+    if (h.peer == host) {
+      incoming += 3;  // each connector connects three times (doctor_host.sh)
+      if (std::find(listen.begin(), listen.end(), h.address) == listen.end())
+        listen.push_back(h.address);
+    }
+  std::string lines;
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const Hop& h = hops[mine[k]];
+    std::string i = std::to_string(k);
+    lines += "sec route_" + i + " route_get " + shell_quote(h.address) + "\n";
+    if (!h.iface.empty()) {
+      lines += "sec link_" + i + " link_show " + shell_quote(h.iface) + "\n";
+      lines += "sec speed_" + i + " link_speed " + shell_quote(h.iface) + "\n";
+    }
+    lines += "sec connect_" + i + " tcp_check " + shell_quote(h.address) + "\n";
+  }
+  std::string host_checks =
+      "sec uname uname -s\nsec daemons daemon_files\n"
+      "[ \"$OS\" != Darwin ] || sec location networksetup -getcurrentlocation\n";
+  if (rdma) host_checks += "sec ibv_devinfo_v need ibv_devinfo -v\n";
+  if (tb_speed) host_checks += "sec tb_json need system_profiler SPThunderboltDataType -json\n";
+  return render_named("doctor_host.sh",
+                      {{"host", host},
+                       {"port", std::to_string(o.test_port)},
+                       {"sample_bytes", std::to_string(sample_bytes)},
+                       {"daemon_files", shell_join(conflicting_daemon_files())},
+                       {"incoming", std::to_string(incoming)},
+                       {"lifetime", std::to_string(kListenSeconds)},
+                       {"retry", std::to_string(kRetrySeconds)},
+                       {"listen", shell_join(listen)},
+                       {"hops", lines},
+                       {"host_checks", host_checks}},
+                      TemplateMode::shell);
+}
+
+void check_doctor_flags(const Options& o) {
+  for (auto [flag, port] : {std::pair{"--test-port", o.test_port}, {"--job-port", o.job_port}})
+    if (port < 1 || port > 65535)
+      throw UsageError(flag, std::to_string(port) + " is not a TCP port", "use 1..65535");
+  if (o.watch < 0 || (o.watch > 0 && o.watch < 0.1) || o.watch > 86400)
+    throw UsageError("--watch", "the interval must be 0.1 to 86400 seconds", "e.g. --watch 30");
+  if (o.count < 0) throw UsageError("--count", "must be 0 (no limit) or more", "e.g. --count 10");
+  bool watch_only = o.count || o.fail_on_drift;
+  if (watch_only && o.watch <= 0)
+    throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
+                     "add --watch SECONDS");
+  if (o.json && o.watch > 0)
+    throw UsageError("--json", "--watch writes its JSON lines to --history",
+                     "read the history file (one JSON object per line)");
+  if (o.doctor && o.watch > 0)
+    throw UsageError("--doctor", "cannot be combined with --watch", "run one, then the other");
+  if ((o.doctor || o.watch > 0) && o.over == "ethernet")
+    throw UsageError(o.doctor ? "--doctor" : "--watch", "checks the Thunderbolt links",
+                     "use --over thunderbolt (the default), with --links for named interfaces");
+  if ((o.doctor || o.watch > 0) && o.from_probes)
+    throw UsageError(o.doctor ? "--doctor" : "--watch",
+                     "needs the hosts themselves, not saved probes", "drop --from-probes");
+  if ((o.doctor || o.watch > 0) &&
+      (o.auto_setup.value_or(false) || o.verify || o.teardown || o.check || o.dot || o.matrix))
+    throw UsageError(o.doctor ? "--doctor" : "--watch",
+                     "cannot be combined with setup, --verify, --check, --dot or --matrix",
+                     "run it on its own");
+}
+
+LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology::Topology& t,
+                            const netsetup::Plan& plan) {
+  auto hf = user_hostfile(o);
+  check_test_port(o, hf, g, plan);
+  LinkChecks lc;
+  bool hf_ring = hf && (!hf->backend || *hf->backend == hostfile::Backend::ring ||
+                        *hf->backend == hostfile::Backend::none);
+  bool has_ips = hf && std::all_of(hf->hosts.begin(), hf->hosts.end(),
+                                   [](const hostfile::Host& h) { return !h.ips.empty(); });
+  link_hops(plan, lc.hops);
+  if (hf_ring && has_ips) ring_hops(*hf, g, t, lc.hops);
+  if (uses_jaccl(o, hf, g)) coordinator_hops(hf, g, lc.hops);
+  // Hops from a host that was not probed (left out) cannot run.
+  lc.hops.erase(std::remove_if(lc.hops.begin(), lc.hops.end(),
+                               [&](const Hop& h) { return index_of(g, h.host) == g.infos.size(); }),
+                lc.hops.end());
+  lc.by_host.resize(g.infos.size());
+  lc.tb_ifaces.resize(g.infos.size());
+  for (size_t i = 0; i < lc.hops.size(); ++i) lc.by_host[index_of(g, lc.hops[i].host)].push_back(i);
+  for (const auto& l : plan.links) {
+    for (const auto* e : {&l.cable.a, &l.cable.b}) {
+      size_t k = index_of(g, e->host);
+      if (k < g.infos.size() && !e->iface.empty()) lc.tb_ifaces[k].insert(e->iface);
+    }
+  }
+  for (size_t k = 0; k < t.hosts.size() && k < lc.tb_ifaces.size(); ++k)
+    for (const auto& p : t.hosts[k].ports)
+      if (!p.iface.empty()) lc.tb_ifaces[k].insert(p.iface);
+  return lc;
+}
+
+std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, const LinkChecks& lc,
+                                        bool rdma, long sample_bytes) {
+  std::vector<std::string> scripts;
+  for (size_t i = 0; i < g.infos.size(); ++i)
+    scripts.push_back(link_check_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
+                                        !rdma && g.infos[i].has_thunderbolt, sample_bytes));
+  std::string b = probe::make_boundary();
+  auto results = netsetup::run_scripts(
+      g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
+      std::chrono::duration_cast<std::chrono::milliseconds>(kScriptTimeout), nullptr);
+  std::vector<HostResult> out;
+  for (size_t i = 0; i < g.infos.size(); ++i) {
+    const auto& host = g.infos[i].host;
+    std::vector<Hop> mine;
+    for (size_t k : lc.by_host[i]) mine.push_back(lc.hops[k]);
+    HostResult r;
+    r.host = host;
+    try {
+      if (!results[i].exit.error.empty()) throw RemoteError(host, results[i].exit.error);
+      r = read_host_result(host, probe::parse_capture(results[i].out, host), mine,
+                           g.infos[i].hardware_ports);
+    } catch (const Error& e) {
+      r.error = e.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topology& t,
+               const netsetup::Plan& plan) {
+  auto lc = plan_link_checks(o, g, t, plan);
+  verbose(o, s,
+          "checking " + std::to_string(lc.hops.size()) + " hop(s) on port " +
+              std::to_string(o.test_port));
+  auto results = run_link_checks(o, g, lc, true, 0);
+  std::vector<Finding> fs;
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    if (!r.error.empty()) {
+      fs.push_back({r.host, "host", r.host, "fail", r.error, "the checks could not run here",
+                    "check SSH access and that /bin/sh and perl work"});
+      continue;
+    }
+    std::vector<Hop> mine;
+    for (size_t k : lc.by_host[i]) mine.push_back(lc.hops[k]);
+    auto add = [&fs](std::vector<Finding> more) { fs.insert(fs.end(), more.begin(), more.end()); };
+    add(judge_hops(mine, r, lc.tb_ifaces[i], o.test_port));
+    add(judge_host(r));
+    add(judge_rdma(r, std::vector<std::string>(lc.tb_ifaces[i].begin(), lc.tb_ifaces[i].end())));
+    for (const auto& n : r.not_listening)
+      note(s, r.host + " could not listen on " + n + " (peers' connects to it fail)");
+  }
+  if (!o.links) {
+    auto sp = judge_speeds(t);
+    fs.insert(fs.end(), sp.begin(), sp.end());
+  }
+  int failed = 0, warned = 0;
+  for (const auto& f : fs) failed += f.verdict == "fail", warned += f.verdict == "warn";
+  if (o.json) {
+    nlohmann::json j{{"schema", "distkit.doctor/1"},
+                     {"test_port", o.test_port},
+                     {"ok", failed == 0},
+                     {"failed", failed},
+                     {"warnings", warned},
+                     {"findings", findings_json(fs)}};
+    s.out << j.dump(2) << "\n";
+    return failed ? 1 : 0;
+  }
+  print_table(s.out, fs);
+  bool first = true;
+  for (const auto& f : fs) {
+    if (f.verdict == "ok") continue;
+    if (first) s.out << "\nCauses and fixes:\n", first = false;
+    s.out << f.verdict << ": " << f.host << " " << f.check << " " << f.subject << ": " << f.cause
+          << "\n  fix: " << f.fix << "\n";
+  }
+  s.out << "\ndoctor: " << fs.size() << " check(s), " << failed << " failed, " << warned
+        << " warning(s)\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace distkit::configtool
