@@ -140,6 +140,11 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
             "(Python frames: py-spy is not installed here; faulthandler prints them on the "
             "rank's stderr now, as it is stopped with SIGABRT)\n";
         kill(m.pid, SIGABRT);
+        // Until it is gone (at most 2 s): the answer to this dump lets
+        // distlaunch stop the job, and a SIGTERM arriving while
+        // faulthandler still writes would cut its frames off.
+        for (double until = now_seconds() + 2; now_seconds() < until && kill(m.pid, 0) == 0;)
+          usleep(10 * 1000);
       } else {
         text +=
             "(Python frames: install py-spy on this host, or they are printed when "
