@@ -9,6 +9,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/terminal.hpp"
+#include "distkit/util/utc_time.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::accept {
@@ -54,12 +55,7 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
 namespace {
 
 fs::path default_work_dir() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return fs::current_path() / "distaccept-runs" / buf;
+  return fs::current_path() / "distaccept-runs" / utc_time(std::time(nullptr), UtcFormat::compact);
 }
 
 Task load_task(const AcceptOptions& o) {

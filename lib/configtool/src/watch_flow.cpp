@@ -10,6 +10,7 @@
 
 #include "diagnostics.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/utc_time.hpp"
 #include "doctor_flow.hpp"
 
 namespace distkit::configtool {
@@ -23,12 +24,7 @@ constexpr long kSampleBytes = 1 << 20;
 constexpr double kRttFloorMs = 2.0;
 
 std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return utc_time(std::time(nullptr));
 }
 
 std::string ms(double v) {

@@ -8,6 +8,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/sha256.hpp"
+#include "distkit/util/utc_time.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::launch {
@@ -17,12 +18,7 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string iso_time(Clock::time_point t) {
-  std::time_t tt = Clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return utc_time(Clock::to_time_t(t));
 }
 
 double seconds_between(Clock::time_point a, Clock::time_point b) {

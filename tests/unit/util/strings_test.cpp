@@ -1,4 +1,5 @@
 #include "distkit/util/strings.hpp"
+#include "distkit/util/utc_time.hpp"
 
 #include "catch.hpp"
 
@@ -37,4 +38,9 @@ TEST_CASE("did_you_mean suggests the close name, else gives the fallback") {
   std::vector<std::string> names{"openmpi", "mpich"};
   CHECK(distkit::did_you_mean("openmp", names, "use one of them") == "did you mean \"openmpi\"?");
   CHECK(distkit::did_you_mean("yaml", names, "use one of them") == "use one of them");
+}
+
+TEST_CASE("utc_time spells a time in UTC, ISO 8601 by default") {
+  CHECK(distkit::utc_time(0) == "1970-01-01T00:00:00Z");
+  CHECK(distkit::utc_time(1796272175, distkit::UtcFormat::compact) == "20261203T042935Z");
 }
