@@ -55,28 +55,28 @@ void store(rt::DType t, void* base, size_t i, int64_t v) {
       put(static_cast<uint8_t>(v != 0));
       break;
     case rt::DType::int8:
-      put(static_cast<int8_t>(v));
+      put(static_cast<int8_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::int16:
-      put(static_cast<int16_t>(v));
+      put(static_cast<int16_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::int32:
-      put(static_cast<int32_t>(v));
+      put(static_cast<int32_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::int64:
       put(v);
       break;
     case rt::DType::uint8:
-      put(static_cast<uint8_t>(v));
+      put(static_cast<uint8_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::uint16:
-      put(static_cast<uint16_t>(v));
+      put(static_cast<uint16_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::uint32:
-      put(static_cast<uint32_t>(v));
+      put(static_cast<uint32_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::uint64:
-      put(static_cast<uint64_t>(v));
+      put(static_cast<uint64_t>(static_cast<int64_t>(v)));
       break;
     case rt::DType::float16:
       put(rt::float_to_half(static_cast<float>(v)));

@@ -10,6 +10,7 @@
 #include "distkit/probe/hardware_ports.hpp"
 #include "distkit/probe/netif.hpp"
 #include "distkit/probe/rdma.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::configtool {
@@ -82,11 +83,11 @@ void read_connect(const probe::Capture& c, size_t i, HopResult& r) {
   auto f = split(std::string(trim(sec->output)), '\t');
   if (f.size() >= 2 && f[0] == "ok") {
     r.connected = true;
-    r.rtt_ms = std::atof(f[1].c_str());
-    if (f.size() >= 4 && !f[3].empty()) r.mbps = std::atof(f[3].c_str());
+    r.rtt_ms = std::strtod(f[1].c_str(), nullptr);  // a bad field reads as 0 ms
+    if (f.size() >= 4 && !f[3].empty()) r.mbps = std::strtod(f[3].c_str(), nullptr);
   } else if (f.size() >= 4 && f[0] == "fail") {
     r.errno_name = f[1];
-    r.errno_number = std::atoi(f[2].c_str());
+    r.errno_number = parse_decimal<int>(f[2]).value_or(0);
     r.errno_text = f[3];
   } else {
     r.errno_text =
@@ -98,7 +99,7 @@ void read_speed(const probe::Capture& c, size_t i, HopResult& r) {
   if (const auto* sec = c.ok("speed_" + std::to_string(i))) {
     std::string v(trim(sec->output));
     if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos)
-      r.speed_mbps = std::atol(v.c_str());
+      r.speed_mbps = parse_decimal<long>(v).value_or(-1);
   }
 }
 

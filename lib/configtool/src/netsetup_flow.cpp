@@ -314,6 +314,7 @@ topology::Topology links_topology(const Options& o, Services& s,
   auto cables = netsetup::parse_links(read_file(*o.links), src);
   netsetup::check_link_hosts(cables, resolve_hosts(o), src);
   std::vector<std::string> names;
+  names.reserve(infos.size());
   for (const auto& i : infos) names.push_back(i.host);
   // Hosts left out by --ignore-unreachable take their cables with them.
   std::vector<netsetup::Cable> kept;

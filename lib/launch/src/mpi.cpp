@@ -56,6 +56,7 @@ int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
   write_file_atomic(path, hostfile::export_hosts(ranks, hostfile::ExportFormat::openmpi), 0600);
   auto argv = mpirun_argv(plan, options, path);
   std::vector<char*> cargv;
+  cargv.reserve(argv.size() + 1);
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   pid_t pid = 0;

@@ -46,7 +46,7 @@ std::vector<std::string> expand_ranges(std::string_view inside, std::string_view
 }
 
 // Expands one name that may contain several [..] groups.
-void expand_name(std::string_view name, std::string prefix, std::vector<std::string>& out,
+void expand_name(std::string_view name, const std::string& prefix, std::vector<std::string>& out,
                  std::string_view list) {
   auto open = name.find('[');
   if (open == std::string_view::npos) {

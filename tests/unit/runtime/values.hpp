@@ -54,29 +54,32 @@ inline void store(DType t, void* base, size_t i, double v) {
     case DType::boolean:
       put(static_cast<uint8_t>(v != 0));
       break;
+    // Integers through int64: a value outside the type wraps as the
+    // runtime's integer arithmetic does (a double converted straight to a
+    // narrower integer it does not fit is undefined; clang's UBSan says so).
     case DType::int8:
-      put(static_cast<int8_t>(v));
+      put(static_cast<int8_t>(static_cast<int64_t>(v)));
       break;
     case DType::int16:
-      put(static_cast<int16_t>(v));
+      put(static_cast<int16_t>(static_cast<int64_t>(v)));
       break;
     case DType::int32:
-      put(static_cast<int32_t>(v));
+      put(static_cast<int32_t>(static_cast<int64_t>(v)));
       break;
     case DType::int64:
       put(static_cast<int64_t>(v));
       break;
     case DType::uint8:
-      put(static_cast<uint8_t>(v));
+      put(static_cast<uint8_t>(static_cast<int64_t>(v)));
       break;
     case DType::uint16:
-      put(static_cast<uint16_t>(v));
+      put(static_cast<uint16_t>(static_cast<int64_t>(v)));
       break;
     case DType::uint32:
-      put(static_cast<uint32_t>(v));
+      put(static_cast<uint32_t>(static_cast<int64_t>(v)));
       break;
     case DType::uint64:
-      put(static_cast<uint64_t>(v));
+      put(static_cast<uint64_t>(static_cast<int64_t>(v)));
       break;
     case DType::float16:
       put(float_to_half(static_cast<float>(v)));

@@ -43,7 +43,7 @@ struct Analysis {
   std::vector<int> mesh_links;       // one link per pair (the first)
   std::vector<int> ring_links;       // the ring's links, `width` per edge
   RdmaReadiness mesh_rdma, ring_rdma;
-  bool mesh() const { return missing.empty() && mesh_links.size() > 0; }
+  bool mesh() const { return missing.empty() && !mesh_links.empty(); }
 };
 
 inline constexpr int kMaxQueuePairsPerDevice = 10;
