@@ -23,7 +23,7 @@
 #     with the repo's .clang-format (it reports; it never rewrites a file).
 #  3. only with --tidy: clang-tidy, with the repo's .clang-tidy and every
 #     finding an error, over the product's C++ sources (lib/, apps/) that
-#     changed since BASE (default HEAD~10, the newest commits: all 120
+#     changed since BASE (default HEAD~5, the newest commits: all 120
 #     files cost ~12 min of CPU, too much for every CI run), compiled as in
 #     BUILD_DIR's compile_commands.json (a clang build: CI uses build-asan).
 #
@@ -52,7 +52,7 @@ case ${1:-} in
   '') ;;
   --shell-only) format=0 ;;
   --format-only) shell=0 ;;
-  --tidy) shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~10} ;;
+  --tidy) shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~5} ;;
   -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) usage "unknown argument '$1'" ;;
 esac
