@@ -2,9 +2,15 @@
 // templates, sbatch through this machine's shell, its answer read back.
 #include "distkit/accept/hpc.hpp"
 
-#include <chrono>
-#include <cstdlib>
+#include <poll.h>
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+
+#include "distkit/launch/signals.hpp"
 #include "distkit/ssh/local_executor.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
@@ -59,6 +65,15 @@ std::vector<std::string> sbatch_argv(const HpcOptions& o, const HpcJob& job) {
   return argv;
 }
 
+// The job id sbatch --parsable printed ("JOBID" or "JOBID;CLUSTER" on its
+// first line, as soon as the job is queued), or "" before that.
+std::string parsable_job_id(const std::string& out) {
+  auto nl = out.find('\n');
+  if (nl == std::string::npos) return "";
+  std::string id = out.substr(0, std::min(nl, out.find(';')));
+  return !id.empty() && id.find_first_not_of("0123456789") == std::string::npos ? id : "";
+}
+
 HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
   std::error_code ec;
   std::filesystem::create_directories(job.dir, ec);
@@ -67,18 +82,57 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
                 "choose a writable --work-dir");
   write_file_atomic(job.dir / "job.sh", hpc_job_script(o, job), 0755);
   auto start = std::chrono::steady_clock::now();
+  // sbatch --wait runs in a process group of its own, so Ctrl-C at the
+  // terminal reaches only distaccept, which must not leave the job queued
+  // or running on the HPC: on INT, TERM or HUP it cancels the job (scancel)
+  // and waits for sbatch to see it end (or stops sbatch before it queued).
+  launch::SignalPipe signals;
+  std::mutex mu;
+  std::string out_text, err_text;
+  bool ended = false;
+  ssh::ExitInfo exit;
+  ssh::StreamHandlers h;
+  h.on_stdout = [&](std::string_view b) {
+    std::lock_guard lock(mu);
+    out_text += b;
+  };
+  h.on_stderr = [&](std::string_view b) {
+    std::lock_guard lock(mu);
+    err_text += b;
+  };
+  h.on_exit = [&](const ssh::ExitInfo& e) {
+    std::lock_guard lock(mu);
+    ended = true;
+    exit = e;
+  };
   ssh::LocalExecutor here;
-  auto r = here.run(shell_join(sbatch_argv(o, job)) + " </dev/null");
+  auto sbatch = here.start(shell_join(sbatch_argv(o, job)) + " </dev/null", h);
   HpcOutcome out;
+  for (;;) {
+    pollfd p{signals.fd(), POLLIN, 0};
+    (void)::poll(&p, 1, 100);
+    bool stop = false;
+    for (int sig : signals.drain()) stop = stop || sig != SIGQUIT;
+    std::string id;
+    {
+      std::lock_guard lock(mu);
+      if (ended) break;
+      id = parsable_job_id(out_text);
+    }
+    if (!stop || out.interrupted) continue;
+    out.interrupted = true;
+    if (id.empty())
+      sbatch->abort();
+    else if (auto r = here.run(shell_join({"scancel", id}) + " </dev/null"); !r.exit.ok())
+      out.error = "scancel " + id + " failed: " + last_line(r.err);
+  }
+  sbatch->wait();
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // --parsable: "JOBID" or "JOBID;CLUSTER" on the first line once submitted.
-  std::string first = r.out.substr(0, r.out.find('\n'));
-  out.job_id = first.substr(0, first.find(';'));
-  if (out.job_id.empty() || out.job_id.find_first_not_of("0123456789") != std::string::npos) {
-    out.job_id.clear();
-    std::string why = last_line(r.err);
+  out.job_id = parsable_job_id(out_text);
+  if (out.job_id.empty() && !out.interrupted) {
+    std::string why = last_line(err_text);
     out.error = "sbatch " +
-                (why.empty() ? "exited " + std::to_string(r.exit.shell_status()) : "said: " + why);
+                (why.empty() ? "exited " + std::to_string(exit.shell_status()) : "said: " + why);
   }
   return out;
 }

@@ -342,6 +342,14 @@ void run_hpc(const Context& c, Evidence& e) {
              std::to_string(job.ranks_per_node) + " rank(s): the probe and " +
              std::to_string(job.runs.size()) + " run(s) (sbatch --wait)");
   HpcOutcome out = submit_hpc_job(c.hpc, job);
+  if (out.interrupted)
+    throw Error("hpc",
+                out.job_id.empty() ? "interrupted before sbatch queued the job"
+                : out.error.empty()
+                    ? "interrupted; Slurm job " + out.job_id + " was cancelled (scancel)"
+                    : "interrupted; " + out.error,
+                out.error.empty() ? "" : "cancel it yourself: scancel " + out.job_id,
+                ExitCode::interrupted);
   read_hpc_probe(c, job, out, e);
   for (size_t k = 0; k < job.runs.size(); ++k) {
     e.runs.push_back(read_hpc_run(c, job.runs[k], static_cast<int>(k + 1), out));

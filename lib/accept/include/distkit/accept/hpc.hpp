@@ -49,12 +49,14 @@ std::vector<std::string> sbatch_argv(const HpcOptions& o, const HpcJob& job);
 
 struct HpcOutcome {
   std::string job_id;  // "" when sbatch did not submit it
-  std::string error;   // sbatch failed: its last error line
+  std::string error;   // sbatch (or scancel) failed: its last error line
   double duration_s = 0;
+  bool interrupted = false;  // INT, TERM or HUP came: the job was cancelled
 };
 
 // Writes job.sh into job.dir and runs sbatch --wait there; the job's own
-// results are read from the directories by the caller.
+// results are read from the directories by the caller. A signal (INT,
+// TERM, HUP) while it waits cancels the job with scancel (interrupted).
 HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job);
 
 // distaccept's checks of the HPC options before anything runs: sbatch on
