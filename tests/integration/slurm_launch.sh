@@ -7,9 +7,10 @@
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_up 4
 
-# Each rank: its variables, the node it runs on (its UTS namespace) and
-# the ring hostfile's content.
-show='echo "$MLX_RANK $DISTKIT_RANK $DISTKIT_LOCAL_RANK/$DISTKIT_LOCAL_SIZE $DISTKIT_WORLD_SIZE $DISTKIT_HOST $(hostname) $(cat "$MLX_HOSTFILE")"'
+# Each rank: its variables, Slurm's task variables as srun -n 8 would set
+# them (not its one-task step's), the node it runs on (its UTS namespace)
+# and the ring hostfile's content.
+show='echo "$MLX_RANK $DISTKIT_RANK $DISTKIT_LOCAL_RANK/$DISTKIT_LOCAL_SIZE $DISTKIT_WORLD_SIZE $SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURM_NTASKS $SLURM_NPROCS $SLURM_NNODES $DISTKIT_HOST $(hostname) $(cat "$MLX_HOSTFILE")"'
 salloc -N 4 -n 8 --quiet "$DL" --ssh-config "$C/ssh_config" --cwd "$WORK" --record "$WORK/rec1" \
   -- sh -c "$show" > "$WORK/got" 2> "$WORK/err" || { cat "$WORK/err"; fail "distlaunch failed"; }
 ring="["
@@ -24,7 +25,7 @@ r=0
 : > "$WORK/want"
 while [ $r -lt 8 ]; do
   h="h$((r / 2 + 1))"
-  echo "$r $r $((r % 2))/2 8 $h $h $ring" >> "$WORK/want"
+  echo "$r $r $((r % 2))/2 8 $r $((r % 2)) $((r / 2)) 8 8 4 $h $h $ring" >> "$WORK/want"
   r=$((r + 1))
 done
 sort -n "$WORK/got" > "$WORK/got.sorted"

@@ -3,6 +3,7 @@
 // variables. Pure; the address resolver is injected so tests need no DNS.
 #include "distkit/launch/plan.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "distkit/hostfile/host_list.hpp"
@@ -150,6 +151,20 @@ void add_launcher_env(EnvList& extra, Backend backend, const LaunchOptions& o) {
   if (o.verbose && backend == Backend::nccl) extra.emplace_back("NCCL_DEBUG", "INFO");
 }
 
+// Under srun each host agent is a one-task job step, so a rank would
+// inherit that step's SLURM_PROCID 0, SLURM_NTASKS 1, ...: the job's task
+// variables instead, as `srun -n WORLD` sets them for its tasks (srun(1),
+// OUTPUT ENVIRONMENT VARIABLES), for programs that find their rank there.
+void add_slurm_task_env(RankSpec& r, const Plan& plan, const std::string& world) {
+  auto node = std::find(plan.hosts.begin(), plan.hosts.end(), r.host) - plan.hosts.begin();
+  r.env.emplace_back("SLURM_PROCID", std::to_string(r.rank));
+  r.env.emplace_back("SLURM_LOCALID", std::to_string(r.local_rank));
+  r.env.emplace_back("SLURM_NODEID", std::to_string(node));
+  r.env.emplace_back("SLURM_NTASKS", world);
+  r.env.emplace_back("SLURM_NPROCS", world);
+  r.env.emplace_back("SLURM_NNODES", std::to_string(plan.hosts.size()));
+}
+
 void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOptions& o) {
   EnvList extra;
   for (const auto& e : hf.envs) extra.push_back(parse_env_entry(e, "hostfile envs"));
@@ -164,6 +179,7 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
     r.env.emplace_back("DISTKIT_LOCAL_SIZE", std::to_string(r.local_size));
     r.env.emplace_back("DISTKIT_HOST", r.host);
     r.env.emplace_back("DISTKIT_JOB_ID", plan.job_id);
+    if (o.launcher == "srun" && plan.backend != Backend::mpi) add_slurm_task_env(r, plan, world);
     r.env.insert(r.env.end(), extra.begin(), extra.end());
   }
 }

@@ -278,3 +278,24 @@ TEST_CASE("a jaccl hostfile missing a pair the backend uses is refused (MLX #428
         "--hosts: hosts[0].rdma: has 0 entries but backend \"jaccl\" needs one per host; "
         "regenerate the hostfile with distconfig, or use the ring backend");
 }
+
+TEST_CASE("under srun each rank gets the job's Slurm task variables, not its step's",
+          "[launch][plan]") {
+  auto hf = local_hostfile();
+  hf.hosts.push_back({"b", {"10.0.0.2"}, {}});
+  auto o = with_command({"true"});
+  o.repeat_hosts = 2;
+  o.launcher = "srun";
+  o.env = {"SLURM_NNODES=7"};  // the user's value still wins
+  Plan p = build_plan(hf, o, nullptr, "j");
+  const RankSpec& r = p.ranks[3];
+  CHECK(env_of(r, "SLURM_PROCID") == "3");
+  CHECK(env_of(r, "SLURM_LOCALID") == "1");
+  CHECK(env_of(r, "SLURM_NODEID") == "1");
+  CHECK(env_of(r, "SLURM_NTASKS") == "4");
+  CHECK(env_of(r, "SLURM_NPROCS") == "4");
+  CHECK(env_of(r, "SLURM_NNODES") == "7");
+  CHECK(env_of(p.ranks[0], "SLURM_NODEID") == "0");
+  o.launcher = "ssh";
+  CHECK(env_of(build_plan(hf, o, nullptr, "j").ranks[3], "SLURM_PROCID") == "<unset>");
+}
