@@ -148,20 +148,21 @@ std::string link_check_script(const Options& o, const std::string& host,
   for (size_t k = 0; k < mine.size(); ++k) {
     const Hop& h = hops[mine[k]];
     std::string i = std::to_string(k);
-    lines += "sec route_" + i + " route_get " + shell_quote(h.address) + "\n";
+    lines += "section route_" + i + " route_get " + shell_quote(h.address) + "\n";
     if (!h.iface.empty()) {
-      lines += "sec link_" + i + " link_show " + shell_quote(h.iface) + "\n";
-      lines += "sec speed_" + i + " link_speed " + shell_quote(h.iface) + "\n";
+      lines += "section link_" + i + " link_show " + shell_quote(h.iface) + "\n";
+      lines += "section speed_" + i + " link_speed " + shell_quote(h.iface) + "\n";
     }
-    lines += "sec connect_" + i + " tcp_check " + shell_quote(h.address) + "\n";
+    lines += "section connect_" + i + " tcp_check " + shell_quote(h.address) + "\n";
   }
   std::string host_checks =
-      "sec uname uname -s\nsec daemons daemon_files\n"
-      "[ \"$OS\" != Darwin ] || sec location networksetup -getcurrentlocation\n";
-  if (rdma) host_checks += "sec ibv_devinfo_v need ibv_devinfo -v\n";
-  if (tb_speed) host_checks += "sec tb_json need system_profiler SPThunderboltDataType -json\n";
+      "section uname uname -s\nsection daemons daemon_files\n"
+      "[ \"$OS\" != Darwin ] || section location networksetup -getcurrentlocation\n";
+  if (rdma) host_checks += "section ibv_devinfo_v need ibv_devinfo -v\n";
+  if (tb_speed) host_checks += "section tb_json need system_profiler SPThunderboltDataType -json\n";
   return render_named("doctor_host.sh",
-                      {{"host", host},
+                      {{"capture", std::string(template_text("capture_writer.sh"))},
+                       {"host", host},
                        {"port", std::to_string(o.test_port)},
                        {"sample_bytes", std::to_string(sample_bytes)},
                        {"daemon_files", shell_join(conflicting_daemon_files())},

@@ -155,7 +155,10 @@ std::string verify_script(const HostTarget& h, const Plan& plan, int port, int l
 }
 
 std::string state_script(const HostTarget& h) {
-  return render_named("netsetup_state.sh", {{"state_file", h.state_file}}, TemplateMode::shell);
+  return render_named(
+      "netsetup_state.sh",
+      {{"capture", std::string(template_text("capture_writer.sh"))}, {"state_file", h.state_file}},
+      TemplateMode::shell);
 }
 
 std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOptions& o) {

@@ -92,7 +92,7 @@ std::string novel_lines(const std::string& text) {
   std::set<std::string_view> known;
   for (const char* t : {"netsetup_common.sh", "netsetup_linux.sh", "netsetup_macos.sh",
                         "netsetup_verify.sh", "netsetup_persist.sh", "netsetup_state.sh",
-                        "netsetup_launchd.plist", "netsetup_systemd.service"})
+                        "netsetup_launchd.plist", "netsetup_systemd.service", "capture_writer.sh"})
     for (auto l : split_lines(template_text(t))) known.insert(l);
   std::string out;
   for (auto l : split_lines(text))
