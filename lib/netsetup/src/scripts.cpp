@@ -44,6 +44,7 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
   std::string out = "state_ok || { failed \"use $STATE\"; ns_end; }\n";
   auto links = usable_links(plan, h.host);
   if (h.os == Os::macOS) {
+    out += "ns_location\n";  // once, before the links: the doctor compares it
     if (o.bridge == BridgeMode::down)
       out += "ns_bridge_down bridge0\n";
     else
