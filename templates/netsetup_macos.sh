@@ -64,8 +64,6 @@ undo_route() {
   if run route -n delete -host "$2" -interface "$1"; then changed "removed route to $2 via $1"; return 0; fi
   failed "remove route to $2 via $1"; return 1
 }
-# Nothing to undo (the location is only read): teardown drops the record.
-undo_location() { return 0; }
 undo_persist() {
   case $1 in /var/db/distkit/netsetup.sh|/Library/LaunchDaemons/com.distkit.netsetup.plist) ;; *) echo "$1 is not a file distconfig installs" >"$NS_ERR"; failed "remove $1"; return 1 ;; esac
   launchctl bootout system "$1" >/dev/null 2>&1
