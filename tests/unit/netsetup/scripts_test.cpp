@@ -248,6 +248,9 @@ TEST_CASE(
         "NS changed address 10.213.0.5/30 on en4\nNS changed route to 10.213.0.6 via en4\nNS end "
         "0\n");
   CHECK(mac.file("members") == "en2\n");
+  CHECK(read_file_text(mac.dir / "state") ==
+        "location Automatic\nbridgeout bridge0 en3\nbridgeout bridge0 en4\naddr en3 "
+        "10.213.0.1/30\nroute en3 10.213.0.2\naddr en4 10.213.0.5/30\nroute en4 10.213.0.6\n");
   CHECK(mac.file("log") ==
         "ifconfig bridge0 deletem en3\nifconfig bridge0 deletem en4\n"
         "ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.2 "
