@@ -51,7 +51,7 @@ expect_row fail h1 location Automatic \
   "networksetup -getcurrentlocation: Automatic; $WORK/state-h1: location Lab Thunderbolt"
 grep -qxF "fail: h1 location Automatic: the network location is Automatic; distconfig set up the link addresses in Lab Thunderbolt: switching locations makes configd apply the other location's service settings, which can drop addresses set by hand (exo's daemon switches to its \"exo\" location on purpose, exo#2279)" "$WORK/out" ||
   { cat "$WORK/out"; fail "no cause line for the other location"; }
-grep -qxF "  fix: switch back: sudo networksetup -switchtolocation 'Lab Thunderbolt', then distconfig --verify; or, to stay in Automatic, distconfig --auto-setup (it records Automatic)" "$WORK/out" ||
+grep -qxF "  fix: switch back: sudo networksetup -switchtolocation 'Lab Thunderbolt', then distconfig --auto-setup (it sets up again what the switch dropped, and verifies); to stay in Automatic, only distconfig --auto-setup (it records Automatic)" "$WORK/out" ||
   { cat "$WORK/out"; fail "no fix line for the other location"; }
 run_distconfig --doctor --json
 [ "$RC" = 1 ] || fail "--doctor --json in another location exited $RC"

@@ -324,8 +324,9 @@ std::vector<Finding> judge_host(const HostResult& r) {
               "settings, which can drop addresses set by hand (exo's daemon switches to its "
               "\"exo\" location on purpose, exo#2279)",
           "switch back: sudo networksetup -switchtolocation " + shell_quote(*set_in) +
-              ", then distconfig --verify; or, to stay in " + *r.location +
-              ", distconfig --auto-setup (it records " + *r.location + ")"));
+              ", then distconfig --auto-setup (it sets up again what the switch dropped, and "
+              "verifies); to stay in " +
+              *r.location + ", only distconfig --auto-setup (it records " + *r.location + ")"));
     else if (*r.location == "exo")
       out.push_back(finding(r.host, "location", *r.location, "warn", ev,
                             "the network location is exo's, which its daemon switches to and "

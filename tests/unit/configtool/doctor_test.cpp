@@ -242,7 +242,8 @@ TEST_CASE("the location setup recorded: the same one passes naming both, another
         "location on purpose, exo#2279)");
   CHECK(f.fix ==
         "switch back: sudo networksetup -switchtolocation 'Lab Thunderbolt', then distconfig "
-        "--verify; or, to stay in Automatic, distconfig --auto-setup (it records Automatic)");
+        "--auto-setup (it sets up again what the switch dropped, and verifies); to stay in "
+        "Automatic, only distconfig --auto-setup (it records Automatic)");
 
   // exo's location after a setup elsewhere: a failure (not only exo's warning).
   auto exo = judge_host(located("exo\n", "location Automatic\n"));
