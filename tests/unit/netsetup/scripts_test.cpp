@@ -341,6 +341,7 @@ TEST_CASE(
   // networksetup failing or printing nothing: no record, no failure.
   CHECK(mac.run(setup, "", 1) == "NS end 0\n");
   CHECK(mac.run(setup, "") == "NS end 0\n");
+  CHECK(mac.run(setup, "Automatic\nexo\n") == "NS end 0\n");  // not one name
   CHECK_FALSE(fs::exists(mac.dir / "state"));
   // A failing networksetup keeps what an earlier setup recorded.
   std::ofstream(mac.dir / "state") << "location Automatic\n";
