@@ -1,27 +1,16 @@
-# probes/common.sh: the capture writer shared by probes/macos.sh and
-# probes/linux.sh (sent ahead of both by templates/distconfig_probe.sh).
-# A capture (lib/probe/include/distkit/probe/capture.hpp) is a header line
-# and one section per command holding its raw stdout and exit status.
+# probes/common.sh: the parallel capture writer shared by probes/macos.sh
+# and probes/linux.sh (sent ahead of both by templates/distconfig_probe.sh,
+# after templates/capture_writer.sh, whose section it runs per command).
 # Commands run in parallel into a temporary directory (system_profiler
 # alone takes seconds on a real Mac); the sections are printed in a fixed
 # order. Without a writable temp dir, commands run one by one instead.
 have() { command -v "$1" >/dev/null 2>&1; }
-need() { have "$1" || return 127; "$@"; }
 ssh_conn() { printf '%s\n' "${SSH_CONNECTION:-}"; }
 # probe_start BOUNDARY
 probe_start() {
-  B=$1
   T=$(mktemp -d "${TMPDIR:-/tmp}/distkit-probe.XXXXXX" 2>/dev/null) || T=
   NAMES=
-  printf 'distkit-probe 1 %s\n' "$B"
-}
-# section NAME COMMAND...: the begin line, the command's stdout, and the end
-# line with its exit status.
-section() {
-  sn=$1; shift
-  printf '%s begin %s\n' "$B" "$sn"
-  "$@" </dev/null 2>/dev/null
-  printf '\n%s end %s %s\n' "$B" "$sn" "$?"
+  capture_start "$1"
 }
 # sec NAME COMMAND...: one section, in the background into its own file
 # (so one `cat` prints them all) when there is a temp dir.

@@ -2,7 +2,8 @@
 # script for this host's OS (probes/macos.sh or probes/linux.sh). A host
 # with system_profiler is treated as a Mac (test hosts answer Mac commands
 # from captures through shims while their kernel is Linux). Both use the
-# capture writer of probes/common.sh.
+# capture writer (templates/capture_writer.sh) through probes/common.sh.
+{{capture|raw}}
 {{common|raw}}
 distkit_probe_macos() {
 {{macos|raw}}

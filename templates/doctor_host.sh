@@ -9,19 +9,11 @@
 # SSH-launched process (as distlaunch starts ranks) with its errno.
 # RDMA is only read with `ibv_devinfo -v` when asked (the doctor, never the
 # watch loop): it queries, it creates no queue pair or memory region.
-B=$1
 PATH=/usr/sbin:/sbin:/usr/bin:/bin:$PATH:/usr/local/bin:/opt/homebrew/bin
 export PATH
 PORT={{port}}
 SAMPLE={{sample_bytes}}
-sec() {
-  n=$1; shift
-  printf '%s begin %s\n' "$B" "$n"
-  "$@" </dev/null 2>/dev/null
-  s=$?
-  printf '\n%s end %s %s\n' "$B" "$n" "$s"
-}
-need() { command -v "$1" >/dev/null 2>&1 || return 127; "$@"; }
+{{capture|raw}}
 OS=$(uname -s)
 route_get() { case $OS in Darwin) route -n get "$1" ;; *) ip route get "$1" ;; esac; }
 link_show() { case $OS in Darwin) ifconfig "$1" ;; *) ip -o link show dev "$1" ;; esac; }
@@ -31,8 +23,8 @@ link_speed() { cat "/sys/class/net/$1/speed"; }
 daemon_files() {
   for f in {{daemon_files|raw}}; do [ ! -e "$f" ] || printf '%s\n' "$f"; done
 }
-printf 'distkit-probe 1 %s\n' "$B"
-if ! command -v perl >/dev/null 2>&1; then sec noperl false; exit 0; fi
+capture_start "$1"
+if ! command -v perl >/dev/null 2>&1; then section noperl false; exit 0; fi
 LT=$(mktemp "${TMPDIR:-/tmp}/distkit-doctor.XXXXXX") || LT=/dev/null
 # Listener: accepts (and reads a sample to its end) until every peer hop
 # aimed here has connected (three times each), or the deadline; names the
@@ -96,5 +88,5 @@ tcp_check() {
 {{hops|raw}}
 {{host_checks|raw}}
 wait "$LPID"
-sec listen cat "$LT"
+section listen cat "$LT"
 [ "$LT" = /dev/null ] || rm -f "$LT"

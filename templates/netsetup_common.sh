@@ -39,17 +39,26 @@ ns_teardown() {
   state_ok || { failed "read $STATE"; return; }
   if [ ! -f "$STATE" ]; then same "nothing to undo (no $STATE)"; return 0; fi
   awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' "$STATE" >"$STATE.rev"
-  while read -r kind a b; do
-    [ -n "$kind" ] || continue
+  # The whole line is kept to drop it exactly (a location name has spaces).
+  while IFS= read -r line; do
+    set -f
+    # shellcheck disable=SC2086 # the record's words (globbing is off)
+    set -- $line
+    set +f
+    [ $# -gt 0 ] || continue
+    kind=$1; shift
     if ! command -v "undo_$kind" >/dev/null 2>&1; then
       echo "unknown record \"$kind\" (written by another version or OS?)" >"$NS_ERR"
-      failed "undo $kind${a:+ $a}${b:+ $b}"
+      failed "undo $line"
       continue
     fi
-    if "undo_$kind" "$a" "$b"; then unrecord "$kind${a:+ $a}${b:+ $b}"; fi
+    if "undo_$kind" "$@"; then unrecord "$line"; fi
   done <"$STATE.rev"
   rm -f "$STATE.rev"
 }
+# A "location" record (macOS setup) holds what was read, not changed:
+# teardown drops it.
+undo_location() { return 0; }
 ns_end() {
   rm -f "$NS_ERR"
   say "end $NS_BAD"

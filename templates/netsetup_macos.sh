@@ -1,6 +1,19 @@
 # macOS steps: ifconfig/route as on a stock Mac. Never run on a real Mac by
 # distkit's tests (see man/distconfig.1.md, NETWORK SETUP): pinned by golden
 # tests against the reference tool's printed commands.
+# The network location the addresses are set up in (networksetup(8):
+# "-getcurrentlocation: Displays the name of the current location"; the
+# name may hold spaces): one record, replaced when setup runs in another
+# location, for the doctor to compare. Nothing is printed (the host is not
+# changed); no answer, or more than one line, and nothing is recorded.
+ns_location() {
+  loc=$(networksetup -getcurrentlocation 2>/dev/null) || return 0
+  case $loc in '' | *"
+"*) return 0 ;; esac
+  recorded "location $loc" && return 0
+  if [ -f "$STATE" ]; then grep -v '^location ' "$STATE" >"$STATE.tmp"; mv "$STATE.tmp" "$STATE"; fi
+  record "location $loc"
+}
 has_if() {
   ifconfig "$1" >/dev/null 2>&1 && return 0
   echo "no interface $1 on this host" >"$NS_ERR"

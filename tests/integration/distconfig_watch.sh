@@ -5,7 +5,9 @@
 # tb3's address (as exo's io.exo.networksetup does to static addresses,
 # exo#2067) is reported as drift within two rounds, --fail-on-drift exits
 # 1, every check is in the history file, and the job's ports saw no
-# connection at all; then a cut cable is reported down at both ends.
+# connection at all; then a cut cable is reported down at both ends; then
+# h1's network location switching (its networksetup shim answering "exo"
+# after the first round) is drift, on its hops' history lines too.
 . "$(dirname "$0")/netsetup_lib.sh"
 ring3_up
 run_distconfig --auto-setup --output-hostfile "$WORK/hf.json"
@@ -82,6 +84,34 @@ grep -q " round 1 h1:tb2 -> h2 (10.213.0.2): down: interface down$" "$WORK/out" 
   { cat "$WORK/out"; fail "the cut cable's h1 end is not reported down"; }
 grep -q " round 1 h2:tb1 -> h1 (10.213.0.1): down: interface down$" "$WORK/out" ||
   { cat "$WORK/out"; fail "the cut cable's h2 end is not reported down"; }
+# A location switch (issue #20): h1 answers from a real capture, then as
+# exo's daemon leaves a Mac, in its own "exo" location (exo#2279).
+on 1 ip link set tb2 up
+run_distconfig --auto-setup --verify-port 32321  # the cut and the daemon undid parts; not a job port
+[ "$RC" = 0 ] || fail "setup after the cut exited $RC"
+cp "$SRC/tests/data/doctor/networksetup_getcurrentlocation_automatic.txt" \
+  "$CL/h1/outputs/networksetup_getcurrentlocation.txt"
+set +e
+"$DISTCONFIG" --ssh-config "$CL/ssh_config" --hosts h1,h2,h3 --links "$WORK/links" \
+  --state-file "$WORK/state-%h" --watch 1 --count 4 --fail-on-drift --history "$WORK/h3.jsonl" \
+  >"$WORK/watch3.out" 2>"$WORK/watch3.err" &
+wpid=$!
+set -e
+t=0
+until grep -q '"round":1,' "$WORK/h3.jsonl" 2>/dev/null || [ $t -ge 300 ]; do sleep 0.1; t=$((t + 1)); done
+[ $t -lt 300 ] || { cat "$WORK/watch3.err"; fail "the watch did not finish a round"; }
+printf 'exo\n' >"$CL/h1/outputs/networksetup_getcurrentlocation.txt"
+set +e
+wait "$wpid"
+rc=$?
+set -e
+[ "$rc" = 1 ] || { cat "$WORK/watch3.out" "$WORK/watch3.err"; fail "--fail-on-drift after a location switch exited $rc"; }
+grep -q " round [234] h1: network location changed from Automatic to exo$" "$WORK/watch3.out" ||
+  { cat "$WORK/watch3.out"; fail "the location switch is not reported"; }
+[ "$(grep -c . "$WORK/watch3.out")" = 1 ] || { cat "$WORK/watch3.out"; fail "more than the location switch printed"; }
+grep -q '"changes":\["network location changed from Automatic to exo"\],.*"host":"h1",' "$WORK/h3.jsonl" ||
+  fail "the history lacks the location switch on h1's hops"
+if grep -q '"changes":\["network location.*"host":"h[23]",' "$WORK/h3.jsonl"; then fail "h1's location switch is on another host's hops"; fi
 # The job saw nothing: no accept on any of its ports.
 for k in 1 2 3; do
   if grep -q accept "$WORK/job.h$k"; then cat "$WORK/job.h$k"; fail "the watch connected to a job port on h$k"; fi

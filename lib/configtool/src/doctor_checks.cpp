@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "distkit/netsetup/net_state.hpp"
 #include "distkit/probe/hardware_ports.hpp"
 #include "distkit/probe/netif.hpp"
 #include "distkit/probe/rdma.hpp"
 #include "distkit/util/decimal.hpp"
+#include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::configtool {
@@ -200,6 +202,9 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
     for (auto line : split_lines(d->output))
       if (!trim(line).empty()) r.daemon_files.emplace_back(trim(line));
   if (const auto* l = c.ok("location")) r.location = std::string(trim(l->output));
+  if (const auto* st = c.ok("state"))
+    for (const auto& rec : netsetup::parse_state_records(st->output))
+      if (rec.kind == "location") r.setup_location = rec.args[0];
   if (const auto* v = c.ok("ibv_devinfo_v")) r.ibv_devinfo_verbose = v->output;
   if (const auto* l = c.ok("listen"))
     for (auto line : split_lines(l->output)) {
@@ -308,7 +313,21 @@ std::vector<Finding> judge_host(const HostResult& r) {
         "uninstall-exo.sh)"));
   if (r.location) {
     std::string ev = "networksetup -getcurrentlocation: " + *r.location;
-    if (*r.location == "exo")
+    const auto& set_in = r.setup_location;
+    if (set_in) ev += "; " + r.state_file + ": location " + *set_in;
+    if (set_in && *set_in != *r.location)
+      out.push_back(finding(
+          r.host, "location", *r.location, "fail", ev,
+          "the network location is " + *r.location + "; distconfig set up the link addresses in " +
+              *set_in +
+              ": switching locations makes configd apply the other location's service "
+              "settings, which can drop addresses set by hand (exo's daemon switches to its "
+              "\"exo\" location on purpose, exo#2279)",
+          "switch back: sudo networksetup -switchtolocation " + shell_quote(*set_in) +
+              ", then distconfig --auto-setup (it sets up again what the switch dropped, and "
+              "verifies); to stay in " +
+              *r.location + ", only distconfig --auto-setup (it records " + *r.location + ")"));
+    else if (*r.location == "exo")
       out.push_back(finding(r.host, "location", *r.location, "warn", ev,
                             "the network location is exo's, which its daemon switches to and "
                             "rewrites (exo#2279)",

@@ -54,6 +54,10 @@ struct HostResult {
   std::vector<HopResult> hops;            // in the order of the hops given
   std::vector<std::string> daemon_files;  // other tools' daemons found
   std::optional<std::string> location;    // networksetup -getcurrentlocation
+  // The location network setup ran in (the state file's "location" record)
+  // and that file (set by the caller: the capture does not name it).
+  std::optional<std::string> setup_location;
+  std::string state_file;
   std::optional<std::string> ibv_devinfo_verbose;
   std::vector<std::string> not_listening;  // "10.213.0.1: Address already in use"
 };
@@ -100,7 +104,8 @@ Cause connect_cause(const std::string& errno_name, const std::string& errno_text
 std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& r,
                                 const std::set<std::string>& tb_ifaces, int port);
 
-// Other tools' daemons and the network location.
+// Other tools' daemons, and the network location: exo's is a warning, one
+// other than the location setup recorded a failure.
 std::vector<Finding> judge_host(const HostResult& r);
 
 // RDMA ports of the link interfaces `ifaces`: PORT_ACTIVE and an

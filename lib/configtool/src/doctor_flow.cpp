@@ -10,6 +10,7 @@
 #include "distkit/util/error.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/template.hpp"
+#include "netsetup_flow.hpp"
 
 namespace distkit::configtool {
 
@@ -135,7 +136,8 @@ nlohmann::json findings_json(const std::vector<Finding>& fs) {
 
 std::string link_check_script(const Options& o, const std::string& host,
                               const std::vector<Hop>& hops, const std::vector<size_t>& mine,
-                              bool rdma, bool tb_speed, long sample_bytes) {
+                              bool rdma, bool tb_speed, long sample_bytes,
+                              const std::string& state_file) {
   std::vector<std::string> listen;
   int incoming = 0;
   for (const auto& h : hops)
@@ -148,20 +150,24 @@ std::string link_check_script(const Options& o, const std::string& host,
   for (size_t k = 0; k < mine.size(); ++k) {
     const Hop& h = hops[mine[k]];
     std::string i = std::to_string(k);
-    lines += "sec route_" + i + " route_get " + shell_quote(h.address) + "\n";
+    lines += "section route_" + i + " route_get " + shell_quote(h.address) + "\n";
     if (!h.iface.empty()) {
-      lines += "sec link_" + i + " link_show " + shell_quote(h.iface) + "\n";
-      lines += "sec speed_" + i + " link_speed " + shell_quote(h.iface) + "\n";
+      lines += "section link_" + i + " link_show " + shell_quote(h.iface) + "\n";
+      lines += "section speed_" + i + " link_speed " + shell_quote(h.iface) + "\n";
     }
-    lines += "sec connect_" + i + " tcp_check " + shell_quote(h.address) + "\n";
+    lines += "section connect_" + i + " tcp_check " + shell_quote(h.address) + "\n";
   }
+  // The location wherever networksetup is (every Mac; a test host answers
+  // from its captures), with the state file's record to compare it with.
   std::string host_checks =
-      "sec uname uname -s\nsec daemons daemon_files\n"
-      "[ \"$OS\" != Darwin ] || sec location networksetup -getcurrentlocation\n";
-  if (rdma) host_checks += "sec ibv_devinfo_v need ibv_devinfo -v\n";
-  if (tb_speed) host_checks += "sec tb_json need system_profiler SPThunderboltDataType -json\n";
+      "section uname uname -s\nsection daemons daemon_files\n"
+      "section location need networksetup -getcurrentlocation\n";
+  if (!state_file.empty()) host_checks += "section state cat " + shell_quote(state_file) + "\n";
+  if (rdma) host_checks += "section ibv_devinfo_v need ibv_devinfo -v\n";
+  if (tb_speed) host_checks += "section tb_json need system_profiler SPThunderboltDataType -json\n";
   return render_named("doctor_host.sh",
-                      {{"host", host},
+                      {{"capture", std::string(template_text("capture_writer.sh"))},
+                       {"host", host},
                        {"port", std::to_string(o.test_port)},
                        {"sample_bytes", std::to_string(sample_bytes)},
                        {"daemon_files", shell_join(conflicting_daemon_files())},
@@ -239,7 +245,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
   std::vector<std::string> scripts;
   for (size_t i = 0; i < g.infos.size(); ++i)
     scripts.push_back(link_check_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
-                                        !rdma && g.infos[i].has_thunderbolt, sample_bytes));
+                                        !rdma && g.infos[i].has_thunderbolt, sample_bytes,
+                                        netsetup_target(o, g.infos[i]).state_file));
   std::string b = probe::make_boundary();
   auto results = netsetup::run_scripts(
       g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
@@ -255,6 +262,7 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
       if (!results[i].exit.error.empty()) throw RemoteError(host, results[i].exit.error);
       r = read_host_result(host, probe::parse_capture(results[i].out, host), mine,
                            g.infos[i].hardware_ports);
+      r.state_file = netsetup_target(o, g.infos[i]).state_file;
     } catch (const Error& e) {
       r.error = e.what();
     }
@@ -291,6 +299,10 @@ int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topol
     auto sp = judge_speeds(t);
     fs.insert(fs.end(), sp.begin(), sp.end());
   }
+  return report_findings(o, s.out, fs);
+}
+
+int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs) {
   int failed = 0, warned = 0;
   for (const auto& f : fs) failed += f.verdict == "fail", warned += f.verdict == "warn";
   if (o.json) {
@@ -300,19 +312,19 @@ int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topol
                      {"failed", failed},
                      {"warnings", warned},
                      {"findings", findings_json(fs)}};
-    s.out << j.dump(2) << "\n";
+    out << j.dump(2) << "\n";
     return failed ? 1 : 0;
   }
-  print_table(s.out, fs);
+  print_table(out, fs);
   bool first = true;
   for (const auto& f : fs) {
     if (f.verdict == "ok") continue;
-    if (first) s.out << "\nCauses and fixes:\n", first = false;
-    s.out << f.verdict << ": " << f.host << " " << f.check << " " << f.subject << ": " << f.cause
-          << "\n  fix: " << f.fix << "\n";
+    if (first) out << "\nCauses and fixes:\n", first = false;
+    out << f.verdict << ": " << f.host << " " << f.check << " " << f.subject << ": " << f.cause
+        << "\n  fix: " << f.fix << "\n";
   }
-  s.out << "\ndoctor: " << fs.size() << " check(s), " << failed << " failed, " << warned
-        << " warning(s)\n";
+  out << "\ndoctor: " << fs.size() << " check(s), " << failed << " failed, " << warned
+      << " warning(s)\n";
   return failed ? 1 : 0;
 }
 

@@ -38,16 +38,22 @@ LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology:
 // and listening for the hops aimed at it. `rdma`: the doctor's one-off
 // `ibv_devinfo -v`; `tb_speed`: the watch's system_profiler for a Mac's
 // link speeds (the doctor has the probe's); `sample_bytes`: the bandwidth
-// sample each connect sends (0: none).
+// sample each connect sends (0: none); `state_file`: network setup's on
+// that host, read for its location record ("": not read).
 std::string link_check_script(const Options& o, const std::string& host,
                               const std::vector<Hop>& hops, const std::vector<size_t>& mine,
-                              bool rdma, bool tb_speed, long sample_bytes);
+                              bool rdma, bool tb_speed, long sample_bytes,
+                              const std::string& state_file);
 
 // Runs the checks on every host at once. `rdma`: read `ibv_devinfo -v`
 // (the doctor; never in the watch loop). `sample_bytes`: the bandwidth
 // sample each connect sends (0: none).
 std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, const LinkChecks& lc,
                                         bool rdma, long sample_bytes);
+
+// The report of `fs` on `out`: the table, causes and fixes, and the count,
+// or with --json one distkit.doctor/1 document. Returns 1 when one failed.
+int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs);
 
 // --doctor: runs the checks once and prints the report.
 int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topology& t,

@@ -24,14 +24,6 @@ using netsetup::Os;
 
 constexpr auto kSetupTimeout = std::chrono::seconds(60);
 
-// The kernel decides which commands run (a Linux test host answering Mac
-// commands from shims is still Linux); without uname, the probe's guess.
-netsetup::HostTarget target(const Options& o, const probe::HostInfo& info) {
-  bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
-  Os os = mac ? Os::macOS : Os::Linux;
-  return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
-}
-
 netsetup::Cidr subnet_of(const Options& o) {
   return netsetup::parse_subnet(o.subnet.empty() ? netsetup::kDefaultSubnet : o.subnet, "--subnet");
 }
@@ -101,7 +93,7 @@ void emit_scripts(const Options& o, Services& s, const Gathered& g, const netset
   if (!o.emit_scripts) return;
   std::filesystem::create_directories(*o.emit_scripts);
   for (const auto& info : g.infos) {
-    auto h = target(o, info);
+    auto h = netsetup_target(o, info);
     auto base = *o.emit_scripts / info.host;
     write_file_atomic(base.string() + ".setup.sh",
                       netsetup::setup_script(h, plan, setup_options(o)), 0755);
@@ -117,7 +109,7 @@ void emit_scripts(const Options& o, Services& s, const Gathered& g, const netset
 void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
                     const netsetup::Plan& plan) {
   s.err << title_block("Setup for " + info.host)
-        << netsetup::setup_commands(target(o, info), plan, setup_options(o)) << "\n";
+        << netsetup::setup_commands(netsetup_target(o, info), plan, setup_options(o)) << "\n";
 }
 
 void report_steps(Services& s, const netsetup::HostOutcome& r, const char* action) {
@@ -202,7 +194,7 @@ struct VerifyResult {
 VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
   std::vector<std::string> scripts;
   for (const auto& info : g.infos)
-    scripts.push_back(netsetup::verify_script(target(o, info), plan, o.verify_port));
+    scripts.push_back(netsetup::verify_script(netsetup_target(o, info), plan, o.verify_port));
   auto results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s", "verifying");
   VerifyResult vr;
   int& failed = vr.failed;
@@ -276,6 +268,14 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
 
 }  // namespace
 
+// The kernel decides which commands run (a Linux test host answering Mac
+// commands from shims is still Linux); without uname, the probe's guess.
+netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& info) {
+  bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
+  Os os = mac ? Os::macOS : Os::Linux;
+  return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
+}
+
 bool wants_live_netsetup(const Options& o) {
   return o.over != "ethernet" &&
          (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
@@ -337,7 +337,8 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
   std::vector<std::string> boundaries;
   if (query) {
     std::vector<std::string> scripts;
-    for (const auto& info : g.infos) scripts.push_back(netsetup::state_script(target(o, info)));
+    for (const auto& info : g.infos)
+      scripts.push_back(netsetup::state_script(netsetup_target(o, info)));
     std::string b = probe::make_boundary();
     results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
                            "reading addresses");
@@ -349,7 +350,7 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
     try {
       if (!results[i].exit.error.empty()) throw RemoteError(info.host, results[i].exit.error);
       nets[info.host] =
-          from_state(probe::parse_capture(results[i].out, info.host), target(o, info).os);
+          from_state(probe::parse_capture(results[i].out, info.host), netsetup_target(o, info).os);
       // The doctor and the watch check the links as they are set up: a
       // stray route over a link's addresses is a finding, not a reason to
       // plan around it.
@@ -376,7 +377,7 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
   require_live(o, g, "--auto-setup");
   std::vector<std::string> scripts;
   for (const auto& info : g.infos)
-    scripts.push_back(netsetup::setup_script(target(o, info), plan, setup_options(o)));
+    scripts.push_back(netsetup::setup_script(netsetup_target(o, info), plan, setup_options(o)));
   auto outcomes = run_as_root(o, s, g, scripts, &plan);
   bool ok = true;
   for (const auto& r : outcomes) {
@@ -407,7 +408,8 @@ int network_verify(const Options& o, Services& s, Gathered& g, const netsetup::P
 int network_teardown(const Options& o, Services& s, Gathered& g) {
   require_live(o, g, "--teardown");
   std::vector<std::string> scripts;
-  for (const auto& info : g.infos) scripts.push_back(netsetup::teardown_script(target(o, info)));
+  for (const auto& info : g.infos)
+    scripts.push_back(netsetup::teardown_script(netsetup_target(o, info)));
   auto outcomes = run_as_root(o, s, g, scripts, nullptr);
   bool ok = true;
   for (const auto& r : outcomes) {

@@ -8,10 +8,15 @@
 
 #include "distkit/configtool/distconfig.hpp"
 #include "distkit/netsetup/plan.hpp"
+#include "distkit/netsetup/scripts.hpp"
 #include "distkit/topology/topology.hpp"
 #include "gather.hpp"
 
 namespace distkit::configtool {
+
+// The host's OS for network setup (its kernel: a Linux test host answering
+// Mac commands from shims is Linux) and its state file (--state-file).
+netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& info);
 
 // True when a flag asks for network setup work on the hosts themselves.
 bool wants_live_netsetup(const Options& o);

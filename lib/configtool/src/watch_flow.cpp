@@ -87,6 +87,18 @@ std::vector<std::string> hop_changes(const Hop& hop, const std::optional<HopResu
   return out;
 }
 
+std::string location_change(const std::optional<std::string>& prev, const HostResult& cur) {
+  if (!cur.location) return "";
+  if (prev)
+    return *prev == *cur.location
+               ? ""
+               : "network location changed from " + *prev + " to " + *cur.location;
+  if (cur.setup_location && *cur.setup_location != *cur.location)
+    return "network location is " + *cur.location + ", not " + *cur.setup_location +
+           " (where distconfig set up the link addresses)";
+  return "";
+}
+
 int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topology& t,
               const netsetup::Plan& plan) {
   auto lc = plan_link_checks(o, g, t, plan);
@@ -98,11 +110,17 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
               " s on port " + std::to_string(o.test_port) + "; one line per check in " +
               o.history.string());
   std::vector<std::optional<HopResult>> prev(lc.hops.size()), base(lc.hops.size());
+  std::vector<std::optional<std::string>> location(g.infos.size());
   bool drift = false;
   for (int round = 1; o.count == 0 || round <= o.count; ++round) {
     auto t0 = std::chrono::steady_clock::now();
     auto results = run_link_checks(o, g, lc, false, kSampleBytes);
     for (size_t i = 0; i < results.size(); ++i) {
+      std::string moved = location_change(location[i], results[i]);
+      if (results[i].location) location[i] = results[i].location;
+      if (!moved.empty())
+        s.out << utc_now() << " round " << round << " " << results[i].host << ": " << moved << "\n";
+      drift = drift || !moved.empty();
       for (size_t k = 0; k < lc.by_host[i].size(); ++k) {
         size_t h = lc.by_host[i][k];
         HopResult cur;
@@ -113,7 +131,9 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
           cur = results[i].hops[k];
         }
         auto changes = hop_changes(lc.hops[h], prev[h], base[h], cur);
-        hist << sample_json(round, lc.hops[h], cur, changes).dump() << "\n";
+        auto logged = changes;
+        if (!moved.empty()) logged.push_back(moved);
+        hist << sample_json(round, lc.hops[h], cur, logged).dump() << "\n";
         for (const auto& c : changes)
           s.out << utc_now() << " round " << round << " " << lc.hops[h].name() << ": " << c << "\n";
         drift = drift || !changes.empty();

@@ -4,7 +4,8 @@
 // hop and round appended to --history, and only the changes printed: a hop
 // whose route moved to another interface, whose interface or connect went
 // down (or came back), whose speed changed, or whose connect time went over
-// 3x the first round's. --fail-on-drift exits 1 at the first change;
+// 3x the first round's, and a host whose network location changed (on each
+// of its hops' history lines). --fail-on-drift exits 1 at the first change;
 // --count N stops after N rounds. The checks connect only to --test-port,
 // which may not be one of the job's ports, and never touch RDMA (no
 // `ibv_devinfo` in the loop: real ports have been wedged by tools that
@@ -28,6 +29,12 @@ namespace distkit::configtool {
 // Pure, for the tests.
 std::vector<std::string> hop_changes(const Hop& hop, const std::optional<HopResult>& prev,
                                      const std::optional<HopResult>& base, const HopResult& cur);
+
+// A host's network location against the last round's (`prev`; nullopt
+// before the first answer, when the location setup recorded is the
+// reference instead): the change, or "" when none. A location switch is
+// drift: configd applies the other location's settings (exo#2279).
+std::string location_change(const std::optional<std::string>& prev, const HostResult& cur);
 
 int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topology& t,
               const netsetup::Plan& plan);

@@ -138,7 +138,13 @@ std::vector<RouteEntry> parse_netstat_routes(std::string_view text) {
 
 std::vector<StateRecord> parse_state_records(std::string_view text) {
   std::vector<StateRecord> out;
+  constexpr std::string_view kLocation = "location ";
   for (std::string_view line : split_lines(text)) {
+    if (line.rfind(kLocation, 0) == 0) {  // the rest of the line, spaces and all
+      if (line.size() > kLocation.size())
+        out.push_back({"location", {std::string(line.substr(kLocation.size()))}});
+      continue;
+    }
     auto w = split_words(line);
     if (w.empty()) continue;
     const std::string& k = w[0];

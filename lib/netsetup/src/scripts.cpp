@@ -44,6 +44,7 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
   std::string out = "state_ok || { failed \"use $STATE\"; ns_end; }\n";
   auto links = usable_links(plan, h.host);
   if (h.os == Os::macOS) {
+    out += "ns_location\n";  // once, before the links: the doctor compares it
     if (o.bridge == BridgeMode::down)
       out += "ns_bridge_down bridge0\n";
     else
@@ -155,7 +156,10 @@ std::string verify_script(const HostTarget& h, const Plan& plan, int port, int l
 }
 
 std::string state_script(const HostTarget& h) {
-  return render_named("netsetup_state.sh", {{"state_file", h.state_file}}, TemplateMode::shell);
+  return render_named(
+      "netsetup_state.sh",
+      {{"capture", std::string(template_text("capture_writer.sh"))}, {"state_file", h.state_file}},
+      TemplateMode::shell);
 }
 
 std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOptions& o) {

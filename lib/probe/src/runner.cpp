@@ -71,7 +71,8 @@ ProbeResult probe_one(ssh::Executor& ex, const std::string& host, const std::str
 
 std::string probe_script() {
   return render_named("distconfig_probe.sh",
-                      {{"common", embedded_probe("common.sh")},
+                      {{"capture", std::string(template_text("capture_writer.sh"))},
+                       {"common", embedded_probe("common.sh")},
                        {"macos", embedded_probe("macos.sh")},
                        {"linux", embedded_probe("linux.sh")}},
                       TemplateMode::shell);

@@ -1,10 +1,16 @@
 # A stand-in Mac for running the macOS setup/teardown scripts on Linux:
-# shell functions named ifconfig and route (functions win over PATH) that
+# shell functions named ifconfig, route and networksetup (functions win
+# over PATH) that
 # answer from real captures (tests/data/netsetup: bridge0 with members
 # en2, en3, en4 and an address; a Thunderbolt interface) and keep what the
 # script changes in files under $FAKE. The `route -n get` answer
 # ("interface: enX") follows lib/probe's route-get parser: the fixtures
-# hold no real capture of it. Sourced before the script under test.
+# hold no real capture of it. networksetup -getcurrentlocation answers
+# from tests/data/doctor's capture. Sourced before the script under test.
+networksetup() {
+  [ "$1" = -getcurrentlocation ] || return 64
+  cat "$DATA/../doctor/networksetup_getcurrentlocation_automatic.txt"
+}
 ifconfig() {
   if [ $# = 1 ]; then
     if [ "$1" = bridge0 ]; then

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "../topology/builders.hpp"
 #include "catch.hpp"
@@ -198,6 +200,110 @@ TEST_CASE("exo's network daemon and its location are found, with how to remove t
   REQUIRE(ok.size() == 1);
   CHECK(ok[0].verdict == "ok");
   CHECK(ok[0].evidence == "networksetup -getcurrentlocation: Automatic");
+}
+
+namespace {
+
+// A Mac's host checks: the current location and the state file's records.
+HostResult located(const std::string& current, const std::string& state_text) {
+  auto c = host_capture("Darwin");
+  sec(c, "daemons", "");
+  sec(c, "location", current);
+  sec(c, "state", state_text);
+  auto r = read_host_result("studio-a", c, {});
+  r.state_file = "/var/db/distkit/netsetup.state";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the location setup recorded: the same one passes naming both, another one fails") {
+  const auto automatic = read_data("doctor/networksetup_getcurrentlocation_automatic.txt");
+  auto same = judge_host(located(automatic, "addr en3 10.213.0.1/30\nlocation Automatic\n"));
+  REQUIRE(same.size() == 1);
+  CHECK(same[0].verdict == "ok");
+  CHECK(same[0].evidence ==
+        "networksetup -getcurrentlocation: Automatic; /var/db/distkit/netsetup.state: location "
+        "Automatic");
+
+  auto other = judge_host(located(automatic, "location Lab Thunderbolt\naddr en3 10.213.0.1/30\n"));
+  REQUIRE(other.size() == 1);
+  const auto& f = other[0];
+  CHECK(f.verdict == "fail");
+  CHECK(f.check == "location");
+  CHECK(f.subject == "Automatic");
+  CHECK(f.evidence ==
+        "networksetup -getcurrentlocation: Automatic; /var/db/distkit/netsetup.state: location "
+        "Lab Thunderbolt");
+  CHECK(f.cause ==
+        "the network location is Automatic; distconfig set up the link addresses in Lab "
+        "Thunderbolt: switching locations makes configd apply the other location's service "
+        "settings, which can drop addresses set by hand (exo's daemon switches to its \"exo\" "
+        "location on purpose, exo#2279)");
+  CHECK(f.fix ==
+        "switch back: sudo networksetup -switchtolocation 'Lab Thunderbolt', then distconfig "
+        "--auto-setup (it sets up again what the switch dropped, and verifies); to stay in "
+        "Automatic, only distconfig --auto-setup (it records Automatic)");
+
+  // exo's location after a setup elsewhere: a failure (not only exo's warning).
+  auto exo = judge_host(located("exo\n", "location Automatic\n"));
+  REQUIRE(exo.size() == 1);
+  CHECK(exo[0].verdict == "fail");
+  CHECK(has(exo[0].fix, "sudo networksetup -switchtolocation Automatic, then"));
+}
+
+TEST_CASE("no location record: the location alone as before; no networksetup: no finding") {
+  auto none = judge_host(located("Automatic\n", "addr en3 10.213.0.1/30\n"));
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].verdict == "ok");
+  CHECK(none[0].evidence == "networksetup -getcurrentlocation: Automatic");
+  auto exo = judge_host(located("exo\n", ""));
+  REQUIRE(exo.size() == 1);
+  CHECK(exo[0].verdict == "warn");
+  CHECK(exo[0].evidence == "networksetup -getcurrentlocation: exo");
+
+  // A Linux host: networksetup is not there (need: status 127).
+  auto c = host_capture("Linux");
+  sec(c, "location", "", 127);
+  sec(c, "state", "location Automatic\n");
+  CHECK(judge_host(read_host_result("h1", c, {})).empty());
+}
+
+TEST_CASE("--json and the table carry the location finding with its cause and fix") {
+  auto fs = judge_host(located("Automatic\n", "location Lab\n"));
+  Options o;
+  o.json = true;
+  std::ostringstream js;
+  CHECK(report_findings(o, js, fs) == 1);
+  auto j = nlohmann::json::parse(js.str());
+  CHECK(j["schema"] == "distkit.doctor/1");
+  CHECK(j["ok"] == false);
+  CHECK(j["failed"] == 1);
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["check"] == "location");
+  CHECK(j["findings"][0]["verdict"] == "fail");
+  CHECK(j["findings"][0]["evidence"] == fs[0].evidence);
+  CHECK(j["findings"][0]["cause"] == fs[0].cause);
+  CHECK(j["findings"][0]["fix"] == fs[0].fix);
+  o.json = false;
+  std::ostringstream table;
+  CHECK(report_findings(o, table, fs) == 1);
+  CHECK(has(table.str(),
+            "fail: studio-a location Automatic: " + fs[0].cause + "\n  fix: " + fs[0].fix + "\n"));
+  CHECK(has(table.str(), "doctor: 1 check(s), 1 failed, 0 warning(s)\n"));
+}
+
+TEST_CASE("the watch reports a location switch, and in its first round one unlike setup's") {
+  auto r = located("Automatic\n", "location Automatic\n");
+  CHECK(location_change(std::nullopt, r).empty());
+  CHECK(location_change(std::string("Automatic"), r).empty());
+  CHECK(location_change(std::string("Lab"), r) == "network location changed from Lab to Automatic");
+  auto moved = located("exo\n", "location Automatic\n");
+  CHECK(location_change(std::nullopt, moved) ==
+        "network location is exo, not Automatic (where distconfig set up the link addresses)");
+  auto unread = located("", "location Automatic\n");
+  unread.location.reset();  // the host did not answer this round
+  CHECK(location_change(std::string("Automatic"), unread).empty());
 }
 
 TEST_CASE("RDMA: an active port with an IPv4-mapped GID passes; without one it fails") {
@@ -479,8 +585,12 @@ TEST_CASE("the check script on a stand-in Mac: its commands' output becomes the 
   std::vector<Hop> hops{{"mac", "en0", "mac", "127.0.0.1", "link", true}};
   Options o;
   o.test_port = 32000 + ::getpid() % 1000;
-  auto out = mac.run(link_check_script(o, "mac", hops, {0}, true, false, 0), "BOUNDARY-X");
+  // The state file an earlier setup left, with its location record.
+  const auto state = (mac.dir / "netsetup.state").string();
+  std::ofstream(state) << "addr en0 10.213.0.1/30\nlocation Automatic\n";
+  auto out = mac.run(link_check_script(o, "mac", hops, {0}, true, false, 0, state), "BOUNDARY-X");
   auto r = read_host_result("mac", probe::parse_capture(out, "mac"), hops);
+  r.state_file = state;
   INFO(out);
   CHECK(r.macos);
   CHECK(r.error.empty());
@@ -491,7 +601,9 @@ TEST_CASE("the check script on a stand-in Mac: its commands' output becomes the 
   CHECK(find(fs, "connect").verdict == "ok");
   auto host = judge_host(r);
   REQUIRE(host.size() == 1);
-  CHECK(host[0].evidence == "networksetup -getcurrentlocation: Automatic");
+  CHECK(host[0].verdict == "ok");
+  CHECK(host[0].evidence ==
+        "networksetup -getcurrentlocation: Automatic; " + state + ": location Automatic");
   auto rdma = judge_rdma(r, {"en2"});
   REQUIRE(rdma.size() == 1);
   CHECK(rdma[0].verdict == "ok");
@@ -504,7 +616,8 @@ TEST_CASE("the watch's script runs no RDMA command, and asks a Mac for its link 
   std::vector<Hop> hops{{"mac", "en0", "mac", "127.0.0.1", "link", true}};
   Options o;
   o.test_port = 33000 + ::getpid() % 1000;
-  auto out = mac.run(link_check_script(o, "mac", hops, {0}, false, true, 1 << 20), "BOUNDARY-Y");
+  auto out =
+      mac.run(link_check_script(o, "mac", hops, {0}, false, true, 1 << 20, ""), "BOUNDARY-Y");
   auto r = read_host_result("mac", probe::parse_capture(out, "mac"), hops);
   INFO(out);
   REQUIRE(r.hops.size() == 1);

@@ -75,3 +75,11 @@ TEST_CASE("state records: known kinds kept, anything else skipped") {
   CHECK(h.ours(RouteEntry{"eth1", *parse_cidr("10.213.0.2/32")}));
   CHECK_FALSE(h.ours(RouteEntry{"eth1", *parse_cidr("10.213.0.0/16")}));
 }
+
+TEST_CASE("state records: a location's name is the rest of the line, spaces included") {
+  auto r = parse_state_records(
+      "addr en3 10.213.0.1/30\nlocation Lab  Thunderbolt 2\nlocation \nlocation\n");
+  REQUIRE(r.size() == 2);
+  CHECK(r[1].kind == "location");
+  CHECK(r[1].args == std::vector<std::string>{"Lab  Thunderbolt 2"});
+}

@@ -92,7 +92,7 @@ std::string novel_lines(const std::string& text) {
   std::set<std::string_view> known;
   for (const char* t : {"netsetup_common.sh", "netsetup_linux.sh", "netsetup_macos.sh",
                         "netsetup_verify.sh", "netsetup_persist.sh", "netsetup_state.sh",
-                        "netsetup_launchd.plist", "netsetup_systemd.service"})
+                        "netsetup_launchd.plist", "netsetup_systemd.service", "capture_writer.sh"})
     for (auto l : split_lines(template_text(t))) known.insert(l);
   std::string out;
   for (auto l : split_lines(text))
@@ -248,6 +248,9 @@ TEST_CASE(
         "NS changed address 10.213.0.5/30 on en4\nNS changed route to 10.213.0.6 via en4\nNS end "
         "0\n");
   CHECK(mac.file("members") == "en2\n");
+  CHECK(read_file_text(mac.dir / "state") ==
+        "location Automatic\nbridgeout bridge0 en3\nbridgeout bridge0 en4\naddr en3 "
+        "10.213.0.1/30\nroute en3 10.213.0.2\naddr en4 10.213.0.5/30\nroute en4 10.213.0.6\n");
   CHECK(mac.file("log") ==
         "ifconfig bridge0 deletem en3\nifconfig bridge0 deletem en4\n"
         "ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\nroute -n add -host 10.213.0.2 "
@@ -286,4 +289,62 @@ TEST_CASE(
   REQUIRE(t.size() > tail.size());
   CHECK(t.substr(t.size() - tail.size()) == tail);
   CHECK_FALSE(fs::exists(mac.dir / "fake" / "bridge_down"));
+}
+
+namespace {
+
+// The macOS setup of a plan without links runs one step: ns_location.
+// networksetup is a shell function here (functions win over the script's
+// PATH, which puts /usr/sbin first: on a Mac the real one would answer)
+// that prints ANSWER and exits with STATUS.
+struct LocationHost {
+  fs::path dir = fs::temp_directory_path() / ("netsetup-location-" + std::to_string(::getpid()));
+  HostTarget h{"studio-a", Os::macOS, (dir / "state").string()};
+  LocationHost() {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~LocationHost() { fs::remove_all(dir); }
+  std::string run(const std::string& script, const std::string& answer, int status = 0) {
+    std::ofstream(dir / "answer", std::ios::binary) << answer;
+    std::ofstream(dir / "run.sh")
+        << "networksetup() {\n  [ \"$*\" = -getcurrentlocation ] || return 64\n  cat "
+        << (dir / "answer").string() << "\n  return " << status << "\n}\n"
+        << script;
+    std::system(
+        ("/bin/sh " + (dir / "run.sh").string() + " >" + (dir / "out").string() + " 2>&1").c_str());
+    return read_file_text(dir / "out");
+  }
+  std::string state() { return read_file_text(dir / "state"); }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "macOS setup records the network location once; another one replaces it; teardown "
+    "drops it") {
+  LocationHost mac;
+  const std::string setup = setup_script(mac.h, Plan{}, {});
+  const auto automatic = read_data("doctor/networksetup_getcurrentlocation_automatic.txt");
+  CHECK(mac.run(setup, automatic) == "NS end 0\n");
+  CHECK(mac.state() == "location Automatic\n");
+  CHECK(mac.run(setup, automatic) == "NS end 0\n");
+  CHECK(mac.state() == "location Automatic\n");
+  // Another location, after a record of another kind: one location record.
+  std::ofstream(mac.dir / "state") << "addr en3 10.213.0.1/30\nlocation Automatic\n";
+  CHECK(mac.run(setup, "Lab  Thunderbolt\n") == "NS end 0\n");
+  CHECK(mac.state() == "addr en3 10.213.0.1/30\nlocation Lab  Thunderbolt\n");
+  // Teardown drops the location record (exactly, double space and all).
+  std::ofstream(mac.dir / "state") << "location Lab  Thunderbolt\n";
+  CHECK(mac.run(teardown_script(mac.h), "") == "NS end 0\n");
+  CHECK_FALSE(fs::exists(mac.dir / "state"));
+  // networksetup failing or printing nothing: no record, no failure.
+  CHECK(mac.run(setup, "", 1) == "NS end 0\n");
+  CHECK(mac.run(setup, "") == "NS end 0\n");
+  CHECK(mac.run(setup, "Automatic\nexo\n") == "NS end 0\n");  // not one name
+  CHECK_FALSE(fs::exists(mac.dir / "state"));
+  // A failing networksetup keeps what an earlier setup recorded.
+  std::ofstream(mac.dir / "state") << "location Automatic\n";
+  CHECK(mac.run(setup, "Other\n", 1) == "NS end 0\n");
+  CHECK(mac.state() == "location Automatic\n");
 }

@@ -1,1 +1,1 @@
-sec state cat /var/lib/distkit/netsetup.state
+section state cat /var/lib/distkit/netsetup.state

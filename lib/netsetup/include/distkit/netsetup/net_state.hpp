@@ -25,7 +25,9 @@ struct RouteEntry {
 
 // One line of the state file a setup leaves on a host, in the order done:
 //   addr IF A.B.C.D/P | route IF PEER | bridgeout BRIDGE IF |
-//   bridgedown BRIDGE | linkup IF | persist PATH
+//   bridgedown BRIDGE | linkup IF | persist PATH |
+//   location NAME (macOS: the network location setup ran in; NAME is the
+//   rest of the line, spaces included; at most one such record)
 struct StateRecord {
   std::string kind;
   std::vector<std::string> args;
