@@ -64,28 +64,42 @@ size_t parse_size(const std::string& text, const std::string& flag) {
   return static_cast<size_t>(v << shift);
 }
 
-int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
-  rt::Config base;
-  for (int r = 0; r < ranks; ++r) base.endpoints.push_back({{"127.0.0.1", free_port()}});
-  base.secret.resize(32);
-  random_bytes(reinterpret_cast<unsigned char*>(base.secret.data()), base.secret.size());
-  std::vector<int> status(static_cast<size_t>(ranks), 0);
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(ranks));
-  std::ostringstream discard;
+std::vector<std::vector<rt::Endpoint>> loopback_endpoints(int ranks, int per_rank) {
+  std::vector<std::vector<rt::Endpoint>> eps(static_cast<size_t>(ranks));
+  for (auto& e : eps)
+    for (int k = 0; k < per_rank; ++k) e.push_back({"127.0.0.1", free_port()});
+  return eps;
+}
+
+std::vector<std::exception_ptr> run_rank_threads(
+    const rt::Config& base, const std::function<void(rt::Config&)>& rank_main) {
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(base.size()));
   std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r)
+  for (int r = 0; r < base.size(); ++r)
     threads.emplace_back([&, r] {
       try {
         rt::Config c = base;
         c.rank = r;
-        auto g = rt::Group::create(c);
-        status[static_cast<size_t>(r)] = run_distbench(opt, *g, r == 0 ? out : discard);
+        rank_main(c);
       } catch (...) {
         errors[static_cast<size_t>(r)] = std::current_exception();
       }
     });
   for (auto& t : threads) t.join();
-  for (auto& e : errors)
+  return errors;
+}
+
+int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
+  rt::Config base;
+  base.endpoints = loopback_endpoints(ranks);
+  base.secret.resize(32);
+  random_bytes(reinterpret_cast<unsigned char*>(base.secret.data()), base.secret.size());
+  std::vector<int> status(static_cast<size_t>(ranks), 0);
+  std::ostringstream discard;
+  for (auto& e : run_rank_threads(base, [&](rt::Config& c) {
+         auto g = rt::Group::create(c);
+         status[static_cast<size_t>(c.rank)] = run_distbench(opt, *g, c.rank == 0 ? out : discard);
+       }))
     if (e) std::rethrow_exception(e);
   return status[0];
 }

@@ -7,12 +7,34 @@
 
 #include "catch.hpp"
 #include "harness.hpp"
-#include "values.hpp"
+#include "values.hpp"  // distbench's closed-form values (lib/bench/src)
 
 using namespace distkit::rt;
 using namespace distkit::rt::test;
+using distkit::bench::bool_expected;
+using distkit::bench::bool_input;
+using distkit::bench::equals;
+using distkit::bench::reduce_expected;
+using distkit::bench::reduce_input;
+using distkit::bench::store;
 
 namespace {
+
+const std::vector<DType>& all_dtypes() {
+  static const std::vector<DType> v = {
+      DType::boolean,  DType::int8,    DType::int16,   DType::int32,    DType::int64,
+      DType::uint8,    DType::uint16,  DType::uint32,  DType::uint64,   DType::float16,
+      DType::bfloat16, DType::float32, DType::float64, DType::complex64};
+  return v;
+}
+
+// What rank r holds at index i for `op` (a boolean for DType::boolean).
+int64_t input(DType t, ReduceOp op, int r, size_t i) {
+  return t == DType::boolean ? int64_t{bool_input(r, i)} : reduce_input(op, r, i);
+}
+int64_t reduced(DType t, ReduceOp op, int n, size_t i) {
+  return t == DType::boolean ? int64_t{bool_expected(op, n, i)} : reduce_expected(op, n, i);
+}
 
 std::vector<size_t> sizes_for(DType t, const Config& c) {
   size_t e = dtype_size(t);
@@ -30,15 +52,13 @@ std::vector<size_t> sizes_for(DType t, const Config& c) {
 
 void fill(DType t, ReduceOp op, int r, std::vector<unsigned char>& buf, size_t count) {
   buf.assign(count * dtype_size(t) + 1, 0xee);
-  for (size_t i = 0; i < count; ++i)
-    store(t, buf.data(), i, t == DType::boolean ? bool_contribution(r, i) : contribution(op, r, i));
+  for (size_t i = 0; i < count; ++i) store(t, buf.data(), i, input(t, op, r, i));
 }
 
 size_t wrong_reduced(DType t, ReduceOp op, int n, const unsigned char* p, size_t count) {
   size_t bad = 0;
   for (size_t i = 0; i < count; ++i) {
-    double want = t == DType::boolean ? bool_expected(op, n, i) : expected(op, n, i);
-    if (!matches(t, p, i, want)) ++bad;
+    if (!equals(t, p, i, reduced(t, op, n, i))) ++bad;
   }
   return bad;
 }
@@ -114,9 +134,8 @@ TEST_CASE("all_gather and reduce_scatter give closed-form results", "[runtime]")
           g.all_gather(in.data(), out.data(), count, t);
           for (int r = 0; r < size; ++r)
             for (size_t i = 0; i < count; ++i)
-              if (!matches(t, out.data() + static_cast<size_t>(r) * count * e, i,
-                           t == DType::boolean ? bool_contribution(r, i)
-                                               : contribution(ReduceOp::sum, r, i))) {
+              if (!equals(t, out.data() + static_cast<size_t>(r) * count * e, i,
+                          input(t, ReduceOp::sum, r, i))) {
                 bad.push_back(label("all_gather", t, ReduceOp::sum, count, false));
                 r = size;
                 break;
@@ -128,9 +147,7 @@ TEST_CASE("all_gather and reduce_scatter give closed-form results", "[runtime]")
           size_t w = 0;
           for (size_t i = 0; i < count; ++i) {
             size_t gi = static_cast<size_t>(g.rank()) * count + i;
-            double want = t == DType::boolean ? bool_expected(ReduceOp::sum, size, gi)
-                                              : expected(ReduceOp::sum, size, gi);
-            if (!matches(t, out.data(), i, want)) ++w;
+            if (!equals(t, out.data(), i, reduced(t, ReduceOp::sum, size, gi))) ++w;
           }
           if (w || out.back() != 0xee)
             bad.push_back(label("reduce_scatter", t, ReduceOp::sum, count, false) + ": " +
@@ -199,7 +216,7 @@ TEST_CASE("broadcast copies the root's buffer to every rank for every root and s
             fill(t, ReduceOp::sum, g.rank() == root ? 99 : g.rank(), buf, count);
             g.broadcast(buf.data(), count, t, root);
             for (size_t i = 0; i < count; ++i)
-              if (!matches(t, buf.data(), i, contribution(ReduceOp::sum, 99, i))) {
+              if (!equals(t, buf.data(), i, input(t, ReduceOp::sum, 99, i))) {
                 bad.push_back(label("broadcast", t, ReduceOp::sum, count, true) + " root " +
                               std::to_string(root));
                 break;

@@ -1,9 +1,12 @@
 // Failure behaviour: dead, stalled, unauthenticated and mismatched peers
 // make calls fail with an error naming the peer, within the timeout; ranks
 // as threads and as processes (SIGKILL, SIGSTOP).
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -50,9 +51,18 @@ namespace distkit::bench {
 // rt::Error(invalid_argument) naming the flag.
 size_t parse_size(const std::string& text, const std::string& flag);
 
-// Runs `ranks` ranks as threads of this process over loopback TCP (a quick
-// look at a single machine, and what the tests use). Rank 0 writes to out.
-// Returns the exit status run_distbench gives.
+// N ranks of one group as threads of this process over loopback TCP: a
+// quick look at a single machine (--threads), and the runtime's tests.
+// `ranks` ranks' endpoints, `per_rank` each, on 127.0.0.1 ports the kernel
+// has just handed out. Throws rt::Error(system) when it cannot.
+std::vector<std::vector<rt::Endpoint>> loopback_endpoints(int ranks, int per_rank = 1);
+// Runs rank_main on one thread per rank of `base` (given `base` with its
+// rank set) and waits for all of them; what each rank threw (null: nothing).
+std::vector<std::exception_ptr> run_rank_threads(const rt::Config& base,
+                                                 const std::function<void(rt::Config&)>& rank_main);
+
+// distbench over `ranks` such threads, with a fresh random job secret.
+// Rank 0 writes to out. Returns the exit status run_distbench gives.
 int run_local_threads(const Options& opt, int ranks, std::ostream& out);
 
 }  // namespace distkit::bench
