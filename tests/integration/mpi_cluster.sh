@@ -2,7 +2,9 @@
 # rsh agent reads distlaunch's --ssh-config): 8 ranks, 2 per host, each
 # with Open MPI's rank variables and distkit's shared ones; rank 5's exit 3
 # is distlaunch's status, with no rank or orted left on any host and no
-# generated hostfile left here.
+# generated hostfile left here; SIGTERM to distlaunch alone (a script's
+# kill) stops mpirun and its ranks too: status 143, nothing left; and so
+# does Ctrl-C, which reaches distlaunch and mpirun (one process group): 130.
 CLUSTER_PREFIX=distkit-mpi-test
 . "$(dirname "$0")/launch_lib.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun (scripts/install-deps.sh --slurm)"; exit 77; }
@@ -37,4 +39,34 @@ expect_eq "$(wait_procs 'sleep 300' 0 10)" 0 "ranks left on the hosts"
 expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left on the hosts"
 expect_eq "$(find "$WORK/tmp" -name 'distlaunch-mpi-*' | wc -l)" 0 "generated hostfiles left"
 echo "ok: exit 3 in $(($(now_ms) - t0)) ms, nothing left"
+
+(exec "$DL" --ssh-config "$C/ssh_config" --backend mpi --hosts h1,h2,h3,h4 -n 2 -- sleep 301 \
+  > "$WORK/out3" 2> "$WORK/err3") &
+dl_pid=$!
+expect_eq "$(wait_procs '^sleep 301' 8 20)" 8 "ranks running"
+t0=$(now_ms)
+kill -TERM "$dl_pid"
+rc=0
+wait "$dl_pid" || rc=$?
+[ "$rc" = 143 ] || { cat "$WORK/err3"; fail "exit status $rc after SIGTERM, not 143"; }
+expect_eq "$(wait_procs '^sleep 301' 0 10)" 0 "ranks left after SIGTERM"
+expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left after SIGTERM"
+expect_eq "$(pgrep -c -f '^mpirun .*sleep 301' || true)" 0 "mpirun left after SIGTERM"
+expect_eq "$(find "$WORK/tmp" -name 'distlaunch-mpi-*' | wc -l)" 0 "generated hostfiles left"
+echo "ok: SIGTERM stopped everything in $(($(now_ms) - t0)) ms"
+
+# Ctrl-C: SIGINT to the whole process group (setsid gives distlaunch its own).
+setsid "$DL" --ssh-config "$C/ssh_config" --backend mpi --hosts h1,h2,h3,h4 -n 2 -- sleep 302 \
+  > "$WORK/out4" 2> "$WORK/err4" &
+dl_pid=$!
+expect_eq "$(wait_procs '^sleep 302' 8 20)" 8 "ranks running"
+t0=$(now_ms)
+env kill -INT -- "-$dl_pid"  # procps kill: dash's builtin takes no group
+rc=0
+wait "$dl_pid" || rc=$?
+[ "$rc" = 130 ] || { cat "$WORK/err4"; fail "exit status $rc after Ctrl-C, not 130"; }
+expect_eq "$(wait_procs '^sleep 302' 0 10)" 0 "ranks left after Ctrl-C"
+expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left after Ctrl-C"
+expect_eq "$(pgrep -c -f '^mpirun .*sleep 302' || true)" 0 "mpirun left after Ctrl-C"
+echo "ok: Ctrl-C stopped everything in $(($(now_ms) - t0)) ms"
 echo PASS

@@ -2,13 +2,17 @@
 // passed with -x; per-rank ones (ranks, local ranks) are mpirun's business.
 #include "distkit/launch/mpi.hpp"
 
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 
 #include "distkit/hostfile/export.hpp"
+#include "distkit/launch/signals.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 
@@ -59,16 +63,41 @@ int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
   cargv.reserve(argv.size() + 1);
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
+  // While mpirun runs, INT, TERM and HUP reach distlaunch as bytes (a
+  // terminal's Ctrl-C reaches mpirun too, in the same process group; a
+  // script's `kill` only distlaunch): each becomes one SIGTERM to mpirun,
+  // which stops its ranks and orteds; a second signal SIGKILLs it (its
+  // orteds then lose their lifeline). mpirun and the ranks keep SIGPIPE's
+  // default, which SignalPipe ignores here.
+  SignalPipe signals;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, "mpirun", nullptr, nullptr, cargv.data(), environ);
+  int rc = posix_spawnp(&pid, "mpirun", nullptr, &attr, cargv.data(), environ);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     unlink(path.c_str());
     throw UsageError("--backend mpi", "cannot run mpirun", "install Open MPI (openmpi-bin)");
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  int status = 0, stopped_by = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    pollfd p{signals.fd(), POLLIN, 0};
+    (void)::poll(&p, 1, 100);
+    for (int sig : signals.drain()) {
+      if (sig == SIGQUIT) continue;  // no stacks under mpirun
+      kill(pid, stopped_by ? SIGKILL : SIGTERM);
+      if (!stopped_by) stopped_by = sig;
+    }
   }
   unlink(path.c_str());
+  if (stopped_by) return 128 + stopped_by;
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }
