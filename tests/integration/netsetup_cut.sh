@@ -9,8 +9,8 @@ run_distconfig --auto-setup --output-hostfile "$WORK/hf.json"
 on 2 ip link set tb3 down
 run_distconfig --verify
 [ "$RC" = 1 ] || fail "--verify with a cut link exited $RC"
-expect_err "distconfig: verify: h2:tb3 -> h3:tb2 (10.213.0.10) port 32323: FAILED: tb3 is down here (cable unplugged, or the interface disabled): check the cable and the interface"
-expect_err "distconfig: verify: h3:tb2 -> h2:tb3 (10.213.0.9) port 32323: FAILED: tb2 is down here (cable unplugged, or the interface disabled): check the cable and the interface"
+expect_err "distconfig: error: h2:tb3 -> h3:tb2 (10.213.0.10) port 32323: verify FAILED: tb3 is down here (cable unplugged, or the interface disabled): check the cable and the interface"
+expect_err "distconfig: error: h3:tb2 -> h2:tb3 (10.213.0.9) port 32323: verify FAILED: tb2 is down here (cable unplugged, or the interface disabled): check the cable and the interface"
 expect_err "distconfig: note: verify: h1:tb2 -> h2:tb1 (10.213.0.2) port 32323: ok over tb2"
 [ "$(tail -n 1 "$WORK/err")" = "distconfig: error: verify: 2 of 6 link check(s) failed; see the hops named above" ] ||
   fail "wrong last line: $(tail -n 1 "$WORK/err")"

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,11 @@ std::string describe(const Problem& p);
 // The one line a tool prints: "<tool>: error: <describe>" or "<tool>: warning: ...".
 std::string format_line(std::string_view tool, const Problem& p);
 
-// Each problem's line on `err`, warnings first, in the order found.
+// Each problem's line on `err`, warnings first, in the order found; on a
+// stream, the "<tool>: error: " ("warning: ") prefix red (yellow) when `color`.
 void print_problems(std::FILE* err, std::string_view tool, const std::vector<Problem>& problems);
+void print_problems(std::ostream& err, std::string_view tool, const std::vector<Problem>& problems,
+                    bool color = false);
 
 // {"subject", "kind", "severity": "error"|"warning", "problem", "remedy"}.
 nlohmann::json to_json(const Problem& p);
