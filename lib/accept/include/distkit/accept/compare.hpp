@@ -37,7 +37,7 @@ struct Agreement {
   double spread = 0.0;   // numeric: max - min
   double allowed = 0.0;  // numeric: max(abs, rel * max|v|)
   std::string min_run, max_run;
-  std::string detail;  // one line: the evidence, passing or failing
+  std::string detail;  // one line: the evidence, passing or failing (after the name)
 };
 
 Agreement compare_metric(const std::string& name, const Tolerance& tol,
