@@ -53,9 +53,8 @@ std::string quoted(const std::string& s) {
   return "\"" + cut + "\"";
 }
 
-Agreement exact(const std::string& name, const std::vector<Sample>& samples) {
+Agreement exact(const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
   const Sample& ref = samples.front();
   for (const auto& s : samples) {
     if (s.value->text == ref.value->text) continue;
@@ -69,11 +68,8 @@ Agreement exact(const std::string& name, const std::vector<Sample>& samples) {
   return a;
 }
 
-Agreement numeric(const std::string& name, const Tolerance& tol,
-                  const std::vector<Sample>& samples) {
+Agreement numeric(const Tolerance& tol, const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
-  a.numeric = true;
   const Sample* lo = &samples.front();
   const Sample* hi = lo;
   double magnitude = 0.0;
@@ -101,10 +97,8 @@ Agreement numeric(const std::string& name, const Tolerance& tol,
 
 }  // namespace
 
-Agreement compare_metric(const std::string& name, const Tolerance& tol,
-                         const std::vector<Sample>& samples) {
+Agreement compare_metric(const Tolerance& tol, const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
   if (samples.empty()) {
     a.ok = false;
     a.detail = "no run reported it";
@@ -128,9 +122,9 @@ Agreement compare_metric(const std::string& name, const Tolerance& tol,
           return a;
         }
     }
-    return exact(name, samples);
+    return exact(samples);
   }
-  return numeric(name, tol, samples);
+  return numeric(tol, samples);
 }
 
 }  // namespace distkit::accept

@@ -72,7 +72,7 @@ Check metric_check(const std::string& name, const Tolerance& tol,
   for (const auto* r : runs)
     if (!r->metrics_error.empty() && !r->metrics.count(name))
       return fail(name, "no-metrics", "no metrics from " + r->name + " (" + r->metrics_error + ")");
-  Agreement a = compare_metric(name, tol, samples_of(runs, name));
+  Agreement a = compare_metric(tol, samples_of(runs, name));
   return {a.ok, name, a.ok ? "" : "metric-differs", a.detail, ""};
 }
 
@@ -86,7 +86,7 @@ Check file_check(const std::string& path, const std::vector<const RunRecord*>& r
   }
   Tolerance exact;
   exact.exact = true;
-  Agreement a = compare_metric(path, exact, samples);
+  Agreement a = compare_metric(exact, samples);
   return {a.ok, path, a.ok ? "" : "file-differs", "sha256 " + a.detail, ""};
 }
 

@@ -39,27 +39,6 @@ void warn_topology(Services& s, const Topology& t, const std::vector<probe::Host
 
 namespace {
 
-std::string rdma_reason(const Topology& t, const topology::RdmaReadiness& r) {
-  if (r.ready()) return "";
-  std::vector<std::string> why;
-  for (const auto& g : r.hosts_missing)
-    why.push_back(t.hosts[size_t(g.host)].name + " lacks " + join(g.missing_devices, ", "));
-  for (int l : r.tb4_links)
-    why.push_back(topology::describe_link(t, l) + ": RDMA needs Thunderbolt 5; use ring");
-  for (int l : r.unmapped_links)
-    why.push_back(topology::describe_link(t, l) + ": no interface name");
-  for (const auto& q : r.over_limit)
-    why.push_back(q + " (at most " + std::to_string(topology::kMaxQueuePairsPerDevice) +
-                  " per device)");
-  return join(why, "; ");
-}
-
-std::string free_ports(const Topology& t, int host) {
-  std::vector<std::string> free;
-  for (const auto* p : t.free_ports(host)) free.push_back(p->label());
-  return free.empty() ? "none" : join(free, ", ");
-}
-
 // What keeps RDMA off the links of `r`: per link, per device, per host.
 std::vector<Problem> rdma_problems(const Topology& t, const topology::RdmaReadiness& r) {
   std::vector<Problem> ps;
@@ -81,6 +60,13 @@ std::vector<Problem> rdma_problems(const Topology& t, const topology::RdmaReadin
   return ps;
 }
 
+// The problems in one line, without their remedies.
+std::string rdma_reason(const Topology& t, const topology::RdmaReadiness& r) {
+  std::vector<std::string> why;
+  for (const auto& p : rdma_problems(t, r)) why.push_back(describe({p.subject, "", p.problem, ""}));
+  return join(why, "; ");
+}
+
 // The problems, then each RDMA-less host's Recovery steps (after the
 // template's first line, which says what its problem line says).
 void report_rdma(Services& s, const Topology& t, const topology::RdmaReadiness& r,
@@ -100,8 +86,8 @@ std::vector<Problem> mesh_problems(const Topology& t, const Analysis& a) {
   for (const auto& m : a.missing)
     ps.push_back({t.hosts[size_t(m.a)].name + " <-> " + t.hosts[size_t(m.b)].name, "missing-cable",
                   "no cable between them",
-                  "free ports: " + t.hosts[size_t(m.a)].name + ": " + free_ports(t, m.a) + "; " +
-                      t.hosts[size_t(m.b)].name + ": " + free_ports(t, m.b)});
+                  "free ports on " + topology::free_ports_text(t, m.a) + "; on " +
+                      topology::free_ports_text(t, m.b)});
   return ps;
 }
 
@@ -114,7 +100,7 @@ std::vector<Problem> ring_problems(const Topology& t) {
     if (peers < 2)
       ps.push_back({t.hosts[i].name, "ring-gap",
                     "cabled to " + std::to_string(peers) + " host(s), a ring needs 2",
-                    "free ports: " + free_ports(t, int(i))});
+                    "free ports on " + topology::free_ports_text(t, int(i))});
   }
   return ps;
 }

@@ -14,15 +14,10 @@ std::string describe(const Problem& p) {
   return s;
 }
 
-namespace {
-std::string prefix(std::string_view tool, const Problem& p, bool color) {
+std::string format_line(std::string_view tool, const Problem& p, bool color) {
   return colorize(std::string(tool) + (p.is_error() ? ": error: " : ": warning: "),
-                  p.is_error() ? Color::red : Color::yellow, color);
-}
-}  // namespace
-
-std::string format_line(std::string_view tool, const Problem& p) {
-  return prefix(tool, p, false) + describe(p);
+                  p.is_error() ? Color::red : Color::yellow, color) +
+         describe(p);
 }
 
 void print_problems(std::FILE* err, std::string_view tool, const std::vector<Problem>& problems) {
@@ -35,7 +30,7 @@ void print_problems(std::ostream& err, std::string_view tool, const std::vector<
                     bool color) {
   for (bool errors : {false, true})
     for (const auto& p : problems)
-      if (p.is_error() == errors) err << prefix(tool, p, color) << describe(p) << "\n";
+      if (p.is_error() == errors) err << format_line(tool, p, color) << "\n";
 }
 
 nlohmann::json to_json(const Problem& p) {

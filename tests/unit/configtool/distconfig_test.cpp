@@ -122,8 +122,9 @@ TEST_CASE("RDMA missing in automatic mode falls back to ring and says why") {
   CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["backend"] == "ring");
-  CHECK(r.err.find("distconfig: note: RDMA is not available (studio-b lacks rdma_en3, rdma_en4, "
-                   "rdma_en5); using the ring backend over TCP\n") != std::string::npos);
+  CHECK(r.err.find("distconfig: note: RDMA is not available (studio-b: RDMA is not enabled "
+                   "(missing rdma_en3, rdma_en4, rdma_en5)); using the ring backend over TCP\n") !=
+        std::string::npos);
   CHECK(r.err.find("studio-b: RDMA is not enabled") != std::string::npos);
   fs::remove_all(d);
 }
@@ -331,13 +332,13 @@ TEST_CASE("--check --json lists a missing cable and the hosts short of a ring as
   REQUIRE(cable.is_object());
   CHECK(cable["severity"] == "error");
   CHECK(cable["problem"] == "no cable between them");
-  CHECK(cable["remedy"].get<std::string>().rfind("free ports: studio-a: Thunderbolt 1 (en2)", 0) ==
-        0);
+  CHECK(cable["remedy"].get<std::string>().rfind("free ports on studio-a: Thunderbolt 1 (en2)",
+                                                 0) == 0);
   CHECK(problem_in(j, "studio-a", "ring-gap")["severity"] == "error");
   CHECK(problem_in(j, "studio-c", "ring-gap").is_object());
   CHECK(problem_in(j, "studio-b", "ring-gap").is_null());
   // The same lines on stderr, in the one format.
-  CHECK(r.err.find("distconfig: error: studio-a <-> studio-c: no cable between them; free ports: "
+  CHECK(r.err.find("distconfig: error: studio-a <-> studio-c: no cable between them; free ports on "
                    "studio-a: ") != std::string::npos);
   // Asked for the ring over Ethernet, the cables do not count.
   auto eth = run_tool({"--hosts", three, "--over", "ethernet", "--backend", "ring", "--check",
