@@ -114,37 +114,32 @@ void report_no_ring(Services& s, const Topology& t) {
   }
 }
 
-[[noreturn]] void fail(const std::string& subject, const std::string& problem_text,
-                       const std::string& remedy) {
-  throw RemoteError(subject, problem_text, remedy);
-}
-
 Choice require_jaccl(Services& s, const Topology& t, const Analysis& a) {
   if (!a.mesh()) {
     report(s, mesh_problems(t, a));
-    fail("jaccl",
-         "the hosts are not a full mesh (" + std::to_string(a.missing.size()) +
-             " pair(s) without a cable)",
-         "add the cables listed above, or use --backend ring or jaccl-ring");
+    throw RemoteError("jaccl",
+                      "the hosts are not a full mesh (" + std::to_string(a.missing.size()) +
+                          " pair(s) without a cable)",
+                      "add the cables listed above, or use --backend ring or jaccl-ring");
   }
   if (!a.mesh_rdma.ready()) {
     report_rdma(s, t, a.mesh_rdma, Severity::error);
-    fail("jaccl", "RDMA is not ready on the links jaccl needs",
-         "follow the steps above, or use --backend ring");
+    throw RemoteError("jaccl", "RDMA is not ready on the links jaccl needs",
+                      "follow the steps above, or use --backend ring");
   }
   return Choice::jaccl;
 }
 
 Choice require_ring(Services& s, const Topology& t, const Analysis& a, const std::string& name) {
   if (!a.ring && a.ring_search_gave_up)
-    fail(name,
-         "the ring search gave up on this irregular cabling (" + std::to_string(t.hosts.size()) +
-             " hosts) without an answer",
-         "cable the hosts as a ring (each host to the next) or use --backend jaccl");
+    throw RemoteError(name,
+                      "the ring search gave up on this irregular cabling (" +
+                          std::to_string(t.hosts.size()) + " hosts) without an answer",
+                      "cable the hosts as a ring (each host to the next) or use --backend jaccl");
   if (!a.ring) {
     report_no_ring(s, t);
-    fail(name, "no ring through all " + std::to_string(t.hosts.size()) + " hosts",
-         "add the cables listed above; run with --dot to see the cabling");
+    throw RemoteError(name, "no ring through all " + std::to_string(t.hosts.size()) + " hosts",
+                      "add the cables listed above; run with --dot to see the cabling");
   }
   return Choice::ring;
 }
@@ -189,8 +184,8 @@ Choice pick_backend(const Options& o, Services& s, const Topology& t, const Anal
     require_ring(s, t, a, "jaccl-ring");
     if (!a.ring_rdma.ready()) {
       report_rdma(s, t, a.ring_rdma, Severity::error);
-      fail("jaccl-ring", "RDMA is not ready on the ring's links",
-           "follow the steps above, or use --backend ring");
+      throw RemoteError("jaccl-ring", "RDMA is not ready on the ring's links",
+                        "follow the steps above, or use --backend ring");
     }
     return Choice::jaccl_ring;
   }
@@ -198,9 +193,10 @@ Choice pick_backend(const Options& o, Services& s, const Topology& t, const Anal
   if (c == Choice::none) {
     report(s, mesh_problems(t, a));
     report_no_ring(s, t);
-    fail("thunderbolt",
-         "neither a full mesh nor a ring through all " + std::to_string(t.hosts.size()) + " hosts",
-         "add the cables listed above; run with --dot to see the cabling");
+    throw RemoteError(
+        "thunderbolt",
+        "neither a full mesh nor a ring through all " + std::to_string(t.hosts.size()) + " hosts",
+        "add the cables listed above; run with --dot to see the cabling");
   }
   if (c == Choice::ring) {
     const auto& r = a.mesh() ? a.mesh_rdma : a.ring_rdma;
