@@ -14,6 +14,12 @@ expect_err "distconfig: error: h3:tb2 -> h2:tb3 (10.213.0.9) port 32323: verify 
 expect_err "distconfig: note: verify: h1:tb2 -> h2:tb1 (10.213.0.2) port 32323: ok over tb2"
 [ "$(tail -n 1 "$WORK/err")" = "distconfig: error: verify: 2 of 6 link check(s) failed; see the hops named above" ] ||
   fail "wrong last line: $(tail -n 1 "$WORK/err")"
+# --json: the failing hops in its problems.
+run_distconfig --verify --json
+[ "$RC" = 1 ] || fail "--verify --json with a cut link exited $RC"
+grep -A4 -F '"kind": "verify-failed",' "$WORK/out" |
+  grep -qF '"subject": "h2:tb3 -> h3:tb2 (10.213.0.10) port 32323"' ||
+  { cat "$WORK/out"; fail "--json problems lack the cut hop"; }
 run_distconfig --teardown
 [ "$RC" = 0 ] || fail "teardown exited $RC"
 snapshot_all after

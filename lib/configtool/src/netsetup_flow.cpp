@@ -254,7 +254,8 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
                    {"action", action},
                    {"ok", ok},
                    {"hosts", hosts},
-                   {"links", links}};
+                   {"links", links},
+                   {"problems", to_json(s.problems)}};
   if (plan) {
     j["subnet"] = plan->subnet.str();
     auto cables = nlohmann::json::array();
