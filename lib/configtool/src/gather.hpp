@@ -1,6 +1,6 @@
 // Step one of distconfig: which hosts, and what each of them says (probed
 // over SSH/locally, or replayed from --from-probes). Every unreachable host
-// is reported in one block; --ignore-unreachable goes on without them.
+// is a problem of its own; --ignore-unreachable goes on without them.
 #pragma once
 
 #include <memory>
