@@ -18,7 +18,7 @@ PATH="/usr/local/sbin:$PATH" accept -k 1 --hpc-nodes 2 --sbatch-arg=--nodelist=h
 expect_rc 4
 expect_report_line "runs          PASS"
 expect_report_line "reproducible  FAIL"
-expect_report_match '^  FAIL  python differs: h4 has python "Python 3\.99\.1" while the other hosts have "Python 3\.[0-9.]+"$'
+expect_report_match '^  FAIL  h4: python "Python 3\.99\.1" while the other hosts have "Python 3\.[0-9.]+"$'
 expect_report_match "^  ok    final_loss: spread"
 expect_report_line "not reproducible (reached: runs); exit 4"
 echo PASS

@@ -2,7 +2,7 @@
 # the example reaches all three levels with 2 ranks; a bad task file, an
 # unknown baseline host and a missing hostfile are usage errors (exit 2)
 # with one exact line; nothing is run for them; SIGINT stops the ranks and
-# exits 130.
+# exits 130, with the interruption in acceptance.json's problems.
 set -eu
 SRC=${DISTKIT_SOURCE_DIR:-$(pwd)}
 BUILD=${DISTKIT_BUILD_DIR:?DISTKIT_BUILD_DIR must point at the build directory}
@@ -64,4 +64,6 @@ wait "$pid" || rc=$?
 [ "$(cat "$WORK/err")" = "distaccept: error: baseline-1: interrupted; every rank was stopped" ] ||
   fail "interrupted: stderr '$(cat "$WORK/err")'"
 [ "$(grep -c '"exit_code"' "$WORK/int/baseline-1/manifest.json")" = 1 ] || fail "no manifest after SIGINT"
+grep -A4 -F '"kind": "interrupted",' "$WORK/int/acceptance.json" | grep -qF '"subject": "baseline-1"' ||
+  fail "acceptance.json lacks the interruption"
 echo PASS

@@ -19,10 +19,13 @@ accept -k 1 "$WORK/task.json"
 expect_rc 4
 expect_report_line "runs          PASS"
 expect_report_line "reproducible  FAIL"
-expect_report_match '^  FAIL  python differs: h3 has python "Python 3\.99\.1" while the other hosts have "Python 3\.[0-9.]+"$'
+expect_report_match '^  FAIL  h3: python "Python 3\.99\.1" while the other hosts have "Python 3\.[0-9.]+"$'
 v1=$(echo "training data v1" | sha256sum | cut -c1-12)
 v2=$(echo "training data v2" | sha256sum | cut -c1-12)
-expect_report_line "  FAIL  input $home/input.txt differs between hosts: h1 $v1, h2 $v1, h3 $v2, h4 $v1"
+expect_report_line "  FAIL  h3: input $home/input.txt has sha256 $v2 while the other hosts have $v1"
+# The same on stderr, one problem per line.
+grep -qxF "distaccept: error: h3: input $home/input.txt has sha256 $v2 while the other hosts have $v1" "$WORK/stderr" ||
+  { show; fail "stderr lacks h3's input problem"; }
 expect_report_match "^  ok    final_loss: spread"
 expect_report_line "not reproducible (reached: runs); exit 4"
 echo PASS

@@ -83,5 +83,8 @@ grep -qF '"cause": "tb3 is down here (cable unplugged, or the interface disabled
   fail "--json lacks the cut link's cause"
 grep -qF '"evidence": "ip -o link show dev tb3: <BROADCAST,MULTICAST>"' "$WORK/out" ||
   fail "--json lacks the cut link's evidence"
+# ... and the failure in its problems (subject, kind = the check).
+grep -A4 -F '"kind": "link",' "$WORK/out" | grep -qF '"subject": "h2:tb3"' ||
+  { cat "$WORK/out"; fail "--json problems lack the cut link"; }
 on 2 ip link set tb3 up
 echo "ok: the doctor names a misrouted hop and a cut link, in the table and in --json"

@@ -69,7 +69,7 @@ grep -q " h2:tb3 -> h3 (10.213.0.10): route moved from tb3 to none$" "$WORK/watc
   { cat "$WORK/watch.out"; fail "the wiped address is not named"; }
 grep -q " h3:tb2 -> h2 (10.213.0.9): down: ETIMEDOUT (Connection timed out)$" "$WORK/watch.out" ||
   { cat "$WORK/watch.out"; fail "the peer's side of the wiped link is not reported down"; }
-expect_line "$WORK/watch.err" "distconfig: watch: drift in round $drift_round (--fail-on-drift)"
+expect_line "$WORK/watch.err" "distconfig: error: watch: drift in round $drift_round (--fail-on-drift)"
 # One JSON line per hop (6) per round, each with the route it took.
 rounds=$(sed -n 's/.*"round":\([0-9]*\),.*/\1/p' "$WORK/history.jsonl" | sort -n | tail -n 1)
 expect_eq "$(wc -l <"$WORK/history.jsonl" | tr -d ' ')" $((rounds * 6)) "history lines"

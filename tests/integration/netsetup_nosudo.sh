@@ -9,7 +9,7 @@ run_distconfig --auto-setup --emit-scripts "$WORK/scripts" --output-hostfile "$W
 [ "$RC" = 1 ] || fail "setup with a sudo-less host exited $RC"
 expect_err "Setup for h2"
 expect_err "sudo ip addr add 10.213.0.2/30 dev tb1"
-expect_err "distconfig: h2: no passwordless sudo; run the commands above on it by hand, or allow passwordless sudo"
+expect_err "distconfig: error: h2: no passwordless sudo; run the commands above on it by hand, or allow passwordless sudo"
 expect_err "distconfig: note: h1: 4 change(s) made"
 [ "$(tail -n 1 "$WORK/err")" = "distconfig: error: setup: 1 of 3 host(s) failed; fix what is named above and run again (setup is safe to repeat)" ] ||
   fail "wrong last line: $(tail -n 1 "$WORK/err")"

@@ -53,27 +53,23 @@ std::string quoted(const std::string& s) {
   return "\"" + cut + "\"";
 }
 
-Agreement exact(const std::string& name, const std::vector<Sample>& samples) {
+Agreement exact(const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
   const Sample& ref = samples.front();
   for (const auto& s : samples) {
     if (s.value->text == ref.value->text) continue;
     a.ok = false;
-    a.detail = name + ": differs between runs (must be exact): " + ref.run + " " +
-               quoted(ref.value->text) + " vs " + s.run + " " + quoted(s.value->text);
+    a.detail = "differs between runs (must be exact): " + ref.run + " " + quoted(ref.value->text) +
+               " vs " + s.run + " " + quoted(s.value->text);
     return a;
   }
-  a.detail = name + ": " + quoted(ref.value->text) + " in all " + std::to_string(samples.size()) +
-             " runs (exact)";
+  a.detail =
+      quoted(ref.value->text) + " in all " + std::to_string(samples.size()) + " runs (exact)";
   return a;
 }
 
-Agreement numeric(const std::string& name, const Tolerance& tol,
-                  const std::vector<Sample>& samples) {
+Agreement numeric(const Tolerance& tol, const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
-  a.numeric = true;
   const Sample* lo = &samples.front();
   const Sample* hi = lo;
   double magnitude = 0.0;
@@ -89,33 +85,29 @@ Agreement numeric(const std::string& name, const Tolerance& tol,
   a.ok = a.spread <= a.allowed;
   std::string runs = std::to_string(samples.size()) + " runs";
   if (a.ok) {
-    a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
-               " within the tolerance " + format_short(a.allowed) + " (" + describe_tolerance(tol) +
-               ")";
+    a.detail = "spread " + format_short(a.spread) + " across " + runs + " within the tolerance " +
+               format_short(a.allowed) + " (" + describe_tolerance(tol) + ")";
   } else {
-    a.detail = name + ": spread " + format_short(a.spread) + " across " + runs +
-               " exceeds the tolerance " + format_short(a.allowed) + " (" +
-               describe_tolerance(tol) + "); min " + lo->value->text + " in " + lo->run + ", max " +
-               hi->value->text + " in " + hi->run;
+    a.detail = "spread " + format_short(a.spread) + " across " + runs + " exceeds the tolerance " +
+               format_short(a.allowed) + " (" + describe_tolerance(tol) + "); min " +
+               lo->value->text + " in " + lo->run + ", max " + hi->value->text + " in " + hi->run;
   }
   return a;
 }
 
 }  // namespace
 
-Agreement compare_metric(const std::string& name, const Tolerance& tol,
-                         const std::vector<Sample>& samples) {
+Agreement compare_metric(const Tolerance& tol, const std::vector<Sample>& samples) {
   Agreement a;
-  a.metric = name;
   if (samples.empty()) {
     a.ok = false;
-    a.detail = name + ": no run reported it";
+    a.detail = "no run reported it";
     return a;
   }
   for (const auto& s : samples)
     if (!s.value) {
       a.ok = false;
-      a.detail = name + ": missing from the metrics of " + s.run;
+      a.detail = "missing from the metrics of " + s.run;
       return a;
     }
   bool all_numbers = std::all_of(samples.begin(), samples.end(),
@@ -125,14 +117,14 @@ Agreement compare_metric(const std::string& name, const Tolerance& tol,
       for (const auto& s : samples)
         if (!s.value->is_number) {
           a.ok = false;
-          a.detail = name + ": " + s.run + " reported " + quoted(s.value->text) +
+          a.detail = s.run + " reported " + quoted(s.value->text) +
                      ", not a number; declare it \"exact\" to compare strings";
           return a;
         }
     }
-    return exact(name, samples);
+    return exact(samples);
   }
-  return numeric(name, tol, samples);
+  return numeric(tol, samples);
 }
 
 }  // namespace distkit::accept

@@ -84,11 +84,15 @@ int run_distaccept(const AcceptOptions& o, std::FILE* out, std::FILE* err) {
     throw UsageError("--sbatch-arg", "given without --hpc-nodes", "add --hpc-nodes N");
   Evidence evidence = run_acceptance(task, ro);
   Verdict verdict = judge(task, evidence);
+  if (evidence.interrupted) verdict.exit_code = static_cast<int>(ExitCode::interrupted);
   ReportInputs in{task, o.task.string(), ro.work_dir.string(), evidence, verdict};
   std::string json = render_json(in);
   write_file_atomic(ro.work_dir / "acceptance.json", json);
-  std::string text = o.json ? json : render_text(in, use_color(out));
+  // Interrupted: the record and --json, then the one line from the catch site.
+  std::string text = o.json ? json : evidence.interrupted ? "" : render_text(in, use_color(out));
   std::fwrite(text.data(), 1, text.size(), out);
+  if (const auto& p = evidence.interrupted) throw Error(p->subject, p->problem, p->remedy, p->code);
+  print_problems(err, "distaccept", report_problems(in));
   return verdict.exit_code;
 }
 

@@ -74,6 +74,11 @@ std::string summary_line(const Verdict& v) {
   return "not " + failed + " (reached: " + v.reached + "); exit " + std::to_string(v.exit_code);
 }
 
+std::vector<Problem> report_problems(const ReportInputs& in) {
+  if (in.evidence.interrupted) return {*in.evidence.interrupted};
+  return problems_of(in.verdict);
+}
+
 std::string render_text(const ReportInputs& in, bool color) {
   std::string out = "distaccept: " + in.task.name + " (" + in.task_path + ")\n";
   out += "  " + runs_line(in.evidence, "baseline") + "\n";
@@ -90,7 +95,7 @@ std::string render_text(const ReportInputs& in, bool color) {
     out += "\n" + colorize(name, Color::bold, color) + mark + "\n";
     for (const auto& c : l.checks)
       out += std::string("  ") + (c.ok ? "ok    " : colorize("FAIL  ", Color::red, color)) +
-             c.text + "\n";
+             c.text() + "\n";
   }
   out += "\n" + summary_line(in.verdict) + "\n";
   return out;
@@ -107,7 +112,7 @@ std::string render_json(const ReportInputs& in) {
   j["levels"] = ordered_json::array();
   for (const auto& l : in.verdict.levels) {
     ordered_json lj{{"name", l.name}, {"passed", l.passed}, {"checks", ordered_json::array()}};
-    for (const auto& c : l.checks) lj["checks"].push_back({{"ok", c.ok}, {"text", c.text}});
+    for (const auto& c : l.checks) lj["checks"].push_back({{"ok", c.ok}, {"text", c.text()}});
     j["levels"].push_back(lj);
   }
   j["seeds"] = ordered_json::object();
@@ -123,6 +128,7 @@ std::string render_json(const ReportInputs& in) {
   }
   j["runs"] = ordered_json::array();
   for (const auto& r : in.evidence.runs) j["runs"].push_back(run_json(r));
+  j["problems"] = to_json(report_problems(in));
   return j.dump(2) + "\n";
 }
 

@@ -377,16 +377,21 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
                 "choose a writable --work-dir");
   write_baseline_hostfile(c);
   Evidence e;
-  probe(c, e);
-  for (int k = 1; k <= task.repetitions; ++k)
-    e.runs.push_back(run_once(c, "baseline-" + std::to_string(k), "baseline", ""));
-  for (int k = 1; k <= task.repetitions; ++k)
-    e.runs.push_back(run_once(c, "cluster-" + std::to_string(k), "cluster", ""));
-  if (task.resume) {
-    const RunRecord& first = e.runs[static_cast<size_t>(task.repetitions)];
-    if (first.succeeded()) e.runs.push_back(run_once(c, "resume", "resume", first.dir));
+  try {
+    probe(c, e);
+    for (int k = 1; k <= task.repetitions; ++k)
+      e.runs.push_back(run_once(c, "baseline-" + std::to_string(k), "baseline", ""));
+    for (int k = 1; k <= task.repetitions; ++k)
+      e.runs.push_back(run_once(c, "cluster-" + std::to_string(k), "cluster", ""));
+    if (task.resume) {
+      const RunRecord& first = e.runs[static_cast<size_t>(task.repetitions)];
+      if (first.succeeded()) e.runs.push_back(run_once(c, "resume", "resume", first.dir));
+    }
+    if (options.hpc) run_hpc(c, e);
+  } catch (const Error& x) {
+    if (x.exit_code() != ExitCode::interrupted) throw;
+    e.interrupted = problem_of(x, "interrupted");  // the report records what ran
   }
-  if (options.hpc) run_hpc(c, e);
   return e;
 }
 

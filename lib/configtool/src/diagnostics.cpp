@@ -5,16 +5,13 @@
 
 namespace distkit::configtool {
 
-void warn(Services& s, const std::string& line) {
-  s.err << colorize("distconfig: warning: ", Color::yellow, s.color) << line << "\n";
+void report(Services& s, const std::vector<Problem>& problems) {
+  print_problems(s.err, "distconfig", problems, s.color);
+  s.problems.insert(s.problems.end(), problems.begin(), problems.end());
 }
 
 void note(Services& s, const std::string& line) {
   s.err << "distconfig: note: " << line << "\n";
-}
-
-void problem(Services& s, const std::string& line) {
-  s.err << colorize("distconfig: ", Color::red, s.color) << line << "\n";
 }
 
 void verbose(const Options& o, Services& s, const std::string& line) {

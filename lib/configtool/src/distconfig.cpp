@@ -30,7 +30,8 @@ void check_envs(const Options& o, Services& s) {
   probe_hf.hosts.push_back({"check", {}, {}});
   hostfile::validate(probe_hf, "--env");
   for (const auto& e : o.envs)
-    if (auto advice = hostfile::env_advice(e); !advice.empty()) warn(s, "--env: " + advice);
+    if (auto advice = hostfile::env_advice(e); !advice.empty())
+      report(s, {{"--env", "env-advice", advice, "", Severity::warning}});
 }
 
 // "mlx" or one of the export formats; the suggestion covers both.
@@ -62,7 +63,8 @@ void write_hostfile(const Options& o, Services& s, const hostfile::Hostfile& hf,
                     bool management_ips) {
   for (const auto& h : hf.hosts)
     if (h.ips.empty() && management_ips)
-      warn(s, h.ssh + ": no management address found; its \"ips\" is empty");
+      report(s, {{h.ssh, "no-address", "no management address found; its \"ips\" is empty", "",
+                  Severity::warning}});
   // Other launchers' formats carry names and slot counts only: the MLX
   // hostfile stays the one that holds addresses and RDMA devices.
   std::string text =

@@ -132,6 +132,19 @@ nlohmann::json findings_json(const std::vector<Finding>& fs) {
   return arr;
 }
 
+// The warnings and failures as Problems (kind: the check; the subject
+// names the host) for the JSON's "problems"; the table and "Causes and
+// fixes" say the same for people, so they are not printed again.
+std::vector<Problem> problems_of(const std::vector<Finding>& fs) {
+  std::vector<Problem> out;
+  for (const auto& f : fs)
+    if (f.verdict != "ok")
+      out.push_back({f.subject.rfind(f.host, 0) == 0 ? f.subject : f.host + " " + f.subject,
+                     f.check, f.cause, f.fix,
+                     f.verdict == "fail" ? Severity::error : Severity::warning});
+  return out;
+}
+
 }  // namespace
 
 std::string link_check_script(const Options& o, const std::string& host,
@@ -299,10 +312,11 @@ int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topol
     auto sp = judge_speeds(t);
     fs.insert(fs.end(), sp.begin(), sp.end());
   }
-  return report_findings(o, s.out, fs);
+  return report_findings(o, s.out, fs, s.problems);
 }
 
-int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs) {
+int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs,
+                    std::vector<Problem> problems) {
   int failed = 0, warned = 0;
   for (const auto& f : fs) failed += f.verdict == "fail", warned += f.verdict == "warn";
   if (o.json) {
@@ -312,6 +326,8 @@ int report_findings(const Options& o, std::ostream& out, const std::vector<Findi
                      {"failed", failed},
                      {"warnings", warned},
                      {"findings", findings_json(fs)}};
+    for (auto& p : problems_of(fs)) problems.push_back(std::move(p));
+    j["problems"] = to_json(problems);
     out << j.dump(2) << "\n";
     return failed ? 1 : 0;
   }

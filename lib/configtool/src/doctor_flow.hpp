@@ -52,8 +52,11 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
                                         bool rdma, long sample_bytes);
 
 // The report of `fs` on `out`: the table, causes and fixes, and the count,
-// or with --json one distkit.doctor/1 document. Returns 1 when one failed.
-int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs);
+// or with --json one distkit.doctor/1 document, its "problems" the run's
+// `problems` and then the findings' failures and warnings. Returns 1 when
+// one failed.
+int report_findings(const Options& o, std::ostream& out, const std::vector<Finding>& fs,
+                    std::vector<Problem> problems = {});
 
 // --doctor: runs the checks once and prints the report.
 int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topology& t,

@@ -16,23 +16,20 @@ namespace distkit::configtool {
 
 namespace {
 
-struct Failure {
-  std::string host, message;
-};
-
 constexpr auto kProbeTimeout = std::chrono::seconds(120);
 
 std::vector<std::optional<probe::Capture>> replay(const Options& o,
                                                   const std::vector<std::string>& hosts,
-                                                  std::vector<Failure>& failed) {
+                                                  std::vector<Problem>& failed) {
   std::vector<std::optional<probe::Capture>> out;
   for (const auto& h : hosts) {
     try {
       out.push_back(probe::load_capture(*o.from_probes, h));
-      if (!out.back()) failed.push_back({h, "no saved probe in " + o.from_probes->string()});
+      if (!out.back())
+        failed.push_back({h, "probe-failed", "no saved probe in " + o.from_probes->string(), ""});
     } catch (const Error& e) {
       out.emplace_back();
-      failed.push_back({h, e.what()});
+      failed.push_back({h, "probe-failed", e.what(), ""});
     }
   }
   return out;
@@ -47,7 +44,7 @@ ssh::ConnectOptions connect_options(const Options& o) {
 
 std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services& s,
                                                       const std::vector<std::string>& hosts,
-                                                      std::vector<Failure>& failed,
+                                                      std::vector<Problem>& failed,
                                                       ssh::Connections& conns) {
   auto t0 = std::chrono::steady_clock::now();
   // Per-host progress on stderr: live on a TTY, lines under --verbose.
@@ -57,7 +54,10 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
   for (size_t i = 0; i < hosts.size(); ++i)
     if (i < conns.executors.size() && conns.executors[i]) board.set(i, HostState::working);
   for (const auto& e : conns.errors) {
-    failed.push_back({e.host, e.message});
+    // ssh's message names the host first ("<host>: ..."), as the subject does.
+    bool named = e.message.rfind(e.host + ": ", 0) == 0;
+    failed.push_back(
+        {e.host, "unreachable", named ? e.message.substr(e.host.size() + 2) : e.message, ""});
     for (size_t i = 0; i < hosts.size(); ++i)
       if (hosts[i] == e.host) board.set(i, HostState::failed, e.kind);
   }
@@ -76,9 +76,10 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
       probe::save_capture(*o.save_probes, r.host, r.raw);
     if (!r.error.empty() && connected) {
       if (r.capture)
-        warn(s, r.host + ": " + r.error + "; using what the probe printed");
+        report(s, {{r.host, "probe-incomplete", r.error, "using what the probe printed",
+                    Severity::warning}});
       else
-        failed.push_back({r.host, r.error});
+        failed.push_back({r.host, "probe-failed", r.error, ""});
     }
     out.push_back(std::move(r.capture));
   }
@@ -105,23 +106,24 @@ std::vector<std::string> resolve_hosts(const Options& o) {
 }
 
 Gathered gather(const Options& o, Services& s, const std::vector<std::string>& hosts) {
-  std::vector<Failure> failed;
+  std::vector<Problem> failed;
   ssh::Connections conns;
   auto captures = o.from_probes ? replay(o, hosts, failed) : probe_live(o, s, hosts, failed, conns);
-  if (!failed.empty()) {
-    problem(s, "could not probe " + std::to_string(failed.size()) + " of " +
-                   std::to_string(hosts.size()) + " host(s):");
-    for (const auto& f : failed) s.err << "  " << f.host << ": " << f.message << "\n";
-    if (!o.ignore_unreachable)
-      throw RemoteError("hosts", std::to_string(failed.size()) + " host(s) unreachable",
-                        "fix them or pass --ignore-unreachable to go on without them");
-    warn(s, "going on without the unreachable host(s) (--ignore-unreachable)");
-  }
+  // --check reports on the hosts that answered, the others its errors.
+  for (auto& f : failed) f.severity = o.ignore_unreachable ? Severity::warning : Severity::error;
+  report(s, failed);
+  if (!failed.empty() && !o.ignore_unreachable && !o.check)
+    throw RemoteError("hosts", std::to_string(failed.size()) + " host(s) unreachable",
+                      "fix them or pass --ignore-unreachable to go on without them");
+  if (!failed.empty() && o.ignore_unreachable)
+    report(s, {{"--ignore-unreachable", "left-out", "going on without the unreachable host(s)", "",
+                Severity::warning}});
   Gathered g;
   for (size_t i = 0; i < hosts.size(); ++i) {
     if (!captures[i]) continue;
     g.infos.push_back(probe::build_host_info(hosts[i], *captures[i]));
-    for (const auto& n : g.infos.back().notes) warn(s, hosts[i] + ": " + n);
+    for (const auto& n : g.infos.back().notes)
+      report(s, {{hosts[i], "probe-note", n, "", Severity::warning}});
     g.captures.push_back(std::move(*captures[i]));
     g.executors.push_back(i < conns.executors.size() ? conns.executors[i] : nullptr);
   }

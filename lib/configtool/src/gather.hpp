@@ -1,6 +1,6 @@
 // Step one of distconfig: which hosts, and what each of them says (probed
 // over SSH/locally, or replayed from --from-probes). Every unreachable host
-// is reported in one block; --ignore-unreachable goes on without them.
+// is a problem of its own; --ignore-unreachable goes on without them.
 #pragma once
 
 #include <memory>
@@ -24,8 +24,10 @@ struct Gathered {
   std::vector<std::shared_ptr<ssh::Executor>> executors;
 };
 
-// Probes (or replays) every host. Throws RemoteError when a host failed
-// and --ignore-unreachable is off, UsageError when none is left.
+// Probes (or replays) every host; each that failed is a problem (kind
+// unreachable or probe-failed, a warning under --ignore-unreachable). Throws
+// RemoteError when a host failed and neither --ignore-unreachable nor
+// --check is given, or when none is left.
 Gathered gather(const Options& o, Services& s, const std::vector<std::string>& hosts);
 
 }  // namespace distkit::configtool

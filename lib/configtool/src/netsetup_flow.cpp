@@ -113,17 +113,21 @@ void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
 }
 
 void report_steps(Services& s, const netsetup::HostOutcome& r, const char* action) {
+  std::vector<Problem> ps;
   for (const auto& st : r.steps)
-    if (st.verdict == "failed") problem(s, r.host + ": " + st.what);
-  if (!r.error.empty()) {
-    problem(s, r.host + ": " + r.error);
-    return;
-  }
+    if (st.verdict == "failed") ps.push_back({r.host, "step-failed", st.what, ""});
   int changed = r.count("changed"), failed = r.count("failed");
-  if (failed)
-    s.err << "distconfig: " << r.host << ": " << action << " failed (" << failed
-          << " step(s) failed, " << changed << " changed)\n";
-  else if (changed == 0 && std::string(action) == "teardown")
+  std::string kind = action + std::string("-failed");
+  if (!r.error.empty())
+    ps.push_back({r.host, kind, r.error, ""});
+  else if (failed)
+    ps.push_back({r.host, kind,
+                  std::string(action) + " failed (" + std::to_string(failed) + " step(s) failed, " +
+                      std::to_string(changed) + " changed)",
+                  ""});
+  report(s, ps);
+  if (!ps.empty()) return;
+  if (changed == 0 && std::string(action) == "teardown")
     note(s, r.host + ": nothing left to undo");
   else if (changed == 0)
     note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) +
@@ -202,7 +206,7 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
   for (size_t i = 0; i < g.infos.size(); ++i) {
     auto v = netsetup::read_verify(g.infos[i].host, results[i]);
     if (!v.error.empty()) {
-      problem(s, "verify: " + v.host + ": " + v.error);
+      report(s, {{v.host, "verify-failed", "verify could not run: " + v.error, ""}});
       ++failed;
       vr.links.push_back({{"host", v.host}, {"ok", false}, {"error", v.error}});
       continue;
@@ -220,7 +224,7 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
         note(s, "verify: " + hop + ": ok over " + l.route_iface);
       else {
         ++failed;
-        problem(s, "verify: " + hop + ": FAILED: " + cause);
+        report(s, {{hop, "verify-failed", "verify FAILED: " + cause, ""}});
       }
       vr.links.push_back({{"host", v.host},
                           {"iface", l.iface},
@@ -250,7 +254,8 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
                    {"action", action},
                    {"ok", ok},
                    {"hosts", hosts},
-                   {"links", links}};
+                   {"links", links},
+                   {"problems", to_json(s.problems)}};
   if (plan) {
     j["subnet"] = plan->subnet.str();
     auto cables = nlohmann::json::array();
@@ -324,7 +329,8 @@ topology::Topology links_topology(const Options& o, Services& s,
     if (both)
       kept.push_back(c);
     else
-      warn(s, "leaving out the cable " + c.a.str() + " " + c.b.str() + " (a host is unreachable)");
+      report(s, {{c.a.str() + " <-> " + c.b.str(), "cable-left-out",
+                  "left out: a host is unreachable", "", Severity::warning}});
   }
   return netsetup::topology_from_cables(names, kept);
 }
@@ -356,8 +362,9 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
       // plan around it.
       if (o.doctor || o.watch > 0) nets[info.host].routes.clear();
     } catch (const Error& e) {
-      warn(s, info.host + ": could not read its addresses and routes (" + std::string(e.what()) +
-                  "); planning with the probe's addresses only");
+      report(s, {{info.host, "no-state",
+                  "could not read its addresses and routes (" + std::string(e.what()) + ")",
+                  "planning with the probe's addresses only", Severity::warning}});
     }
   }
   auto plan = netsetup::plan_addresses(netsetup::cables_from_topology(t), subnet_of(o), nets);

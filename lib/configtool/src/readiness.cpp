@@ -1,9 +1,11 @@
 // See readiness.hpp.
 #include "readiness.hpp"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "diagnostics.hpp"
 #include "distkit/util/strings.hpp"
 #include "thunderbolt_flow.hpp"
 
@@ -53,24 +55,48 @@ Row make_row(const probe::HostInfo& h, const topology::Host& th) {
   return r;
 }
 
-std::vector<std::string> drift_warnings(const std::vector<probe::HostInfo>& infos) {
+std::vector<Problem> drift_warnings(const std::vector<probe::HostInfo>& infos) {
   std::map<std::string, std::vector<std::string>> builds, mlx;
   for (const auto& h : infos) {
     if (h.macos && !h.os.build.empty())
       builds[h.os.version + " (" + h.os.build + ")"].push_back(h.host);
     if (!h.mlx_version.empty()) mlx[h.mlx_version].push_back(h.host);
   }
-  std::vector<std::string> out;
+  std::vector<Problem> out;
   auto describe = [](const std::map<std::string, std::vector<std::string>>& m) {
     std::vector<std::string> parts;
     for (const auto& [v, hosts] : m) parts.push_back(v + ": " + join(hosts, ","));
     return join(parts, "; ");
   };
   if (builds.size() > 1)
-    out.push_back("macOS builds differ (" + describe(builds) +
-                  "); RDMA peers should run the same build");
-  if (mlx.size() > 1) out.push_back("mlx versions differ (" + describe(mlx) + ")");
+    out.push_back({"", "build-drift", "macOS builds differ (" + describe(builds) + ")",
+                   "RDMA peers should run the same build", Severity::warning});
+  if (mlx.size() > 1)
+    out.push_back(
+        {"", "mlx-drift", "mlx versions differ (" + describe(mlx) + ")", "", Severity::warning});
   return out;
+}
+
+// What keeps the backends that count (`wanted`, or all three) from
+// running, one per subject and kind (jaccl's RDMA gaps first, the wider
+// ones): errors when the check fails, else warnings.
+std::vector<Problem> verdict_problems(const Options& o, const std::vector<probe::HostInfo>& infos,
+                                      const topology::Topology& t, const topology::Analysis& a,
+                                      const std::string& wanted, bool ok) {
+  std::vector<Problem> ps;
+  for (const auto& h : infos)
+    if (o.over == "ethernet" && h.management_address().empty())
+      ps.push_back({h.host, "no-address", "no address found (en0, en1 or its route here)", ""});
+  for (const char* b : {"ring", "jaccl", "jaccl-ring"}) {
+    if (o.over == "ethernet" || !(wanted.empty() || wanted == b)) continue;
+    for (auto& p : backend_problems(b, t, a))
+      if (std::none_of(ps.begin(), ps.end(), [&](const Problem& q) {
+            return q.kind == p.kind && q.subject == p.subject;
+          }))
+        ps.push_back(p);
+  }
+  for (auto& p : ps) p.severity = ok ? Severity::warning : Severity::error;
+  return ps;
 }
 
 void print_table(std::ostream& out, const std::vector<Row>& rows) {
@@ -106,7 +132,8 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
                      const topology::Topology& t, const topology::Analysis& a) {
   std::vector<Row> rows;
   for (size_t i = 0; i < infos.size(); ++i) rows.push_back(make_row(infos[i], t.hosts[i]));
-  auto warnings = drift_warnings(infos);
+  auto drift = drift_warnings(infos);
+  report(s, drift);
   const std::string ethernet = ethernet_verdict(infos);
   std::vector<std::pair<std::string, std::string>> verdicts{
       {"ring", o.over == "ethernet" ? ethernet : ring_verdict(t, a)},
@@ -117,6 +144,10 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
   std::string wanted = o.backend.value_or(o.over == "ethernet" ? "ethernet" : "");
   for (const auto& [name, why] : verdicts)
     if ((wanted.empty() ? name != "ethernet" : name == wanted) && why.empty()) ok = true;
+  // A host that could not be probed (gather.hpp) is not ready either.
+  ok = ok && std::none_of(s.problems.begin(), s.problems.end(),
+                          [](const Problem& p) { return p.is_error(); });
+  report(s, verdict_problems(o, infos, t, a, wanted, ok));
   if (o.json) {
     json j;
     j["schema"] = "distkit.readiness/1";
@@ -151,7 +182,9 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
            {"symmetric", l.symmetric()},
            {"a_rdma_port", infos[size_t(l.a)].rdma_port_state("rdma_" + t.iface(l.a, l))},
            {"b_rdma_port", infos[size_t(l.b)].rdma_port_state("rdma_" + t.iface(l.b, l))}});
-    j["warnings"] = warnings;
+    j["warnings"] = json::array();
+    for (const auto& p : drift) j["warnings"].push_back(describe(p));
+    j["problems"] = to_json(s.problems);
     for (const auto& [name, why] : verdicts)
       j["verdicts"][name] = {{"ok", why.empty()}, {"reason", why}};
     j["ready"] = ok;
@@ -159,7 +192,7 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
     return ok ? 0 : 1;
   }
   print_table(s.out, rows);
-  for (const auto& w : warnings) s.out << "warning: " << w << "\n";
+  for (const auto& p : drift) s.out << "warning: " << describe(p) << "\n";
   s.out << "\n";
   for (const auto& [name, why] : verdicts)
     s.out << name << ": " << (why.empty() ? "ready" : "not ready: " + why) << "\n";

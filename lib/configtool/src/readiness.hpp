@@ -12,8 +12,10 @@
 
 namespace distkit::configtool {
 
-// Prints the report on `out`; returns 0 when the requested backend (or, in
-// automatic mode, any backend) can run, else 1.
+// Prints the report on `out` and the problems behind its verdicts on
+// `err` (with --json, every problem of the run in its "problems"); returns
+// 0 when every host was probed and the requested backend (or, in automatic
+// mode, any backend) can run, else 1.
 int readiness_report(const Options& o, Services& s, const std::vector<probe::HostInfo>& infos,
                      const topology::Topology& t, const topology::Analysis& a);
 

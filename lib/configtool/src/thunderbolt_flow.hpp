@@ -9,11 +9,12 @@
 #include "distkit/probe/host_info.hpp"
 #include "distkit/topology/analysis.hpp"
 #include "distkit/topology/hostfiles.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::configtool {
 
-// Warnings about the cabling (unmapped receptacles, asymmetric links, peers
-// outside the host list, hosts without Thunderbolt data).
+// Warnings about the cabling (kinds no-thunderbolt, unmapped-port,
+// asymmetric-link, outside-cable), reported.
 void warn_topology(Services& s, const topology::Topology& t,
                    const std::vector<probe::HostInfo>& infos);
 
@@ -32,6 +33,12 @@ hostfile::Hostfile thunderbolt_hostfile(topology::Choice c, const topology::Topo
                                         const std::vector<probe::HostInfo>& infos,
                                         const std::vector<std::string>& envs,
                                         const std::vector<topology::LinkAddresses>& addresses);
+
+// What keeps `backend` (ring, jaccl, jaccl-ring) from running, per host,
+// pair and link (kinds missing-cable, ring-gap, tb4-link, no-interface,
+// too-many-queue-pairs, rdma-disabled); none when it can run.
+std::vector<Problem> backend_problems(const std::string& backend, const topology::Topology& t,
+                                      const topology::Analysis& a);
 
 // Why each backend can or cannot run, "" when it can.
 std::string ring_verdict(const topology::Topology& t, const topology::Analysis& a);

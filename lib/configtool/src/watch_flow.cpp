@@ -144,7 +144,8 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
     hist.flush();
     s.out.flush();
     if (drift && o.fail_on_drift) {
-      problem(s, "watch: drift in round " + std::to_string(round) + " (--fail-on-drift)");
+      report(s, {{"watch", "drift",
+                  "drift in round " + std::to_string(round) + " (--fail-on-drift)", ""}});
       return 1;
     }
     if (o.count != 0 && round == o.count) break;

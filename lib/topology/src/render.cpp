@@ -88,18 +88,10 @@ std::string render_matrix(const Topology& t) {
   return out;
 }
 
-namespace {
 std::string free_ports_text(const Topology& t, int host) {
   std::vector<std::string> names;
   for (const Port* p : t.free_ports(host)) names.push_back(p->label());
   return t.hosts[size_t(host)].name + ": " + (names.empty() ? "none" : join(names, ", "));
-}
-}  // namespace
-
-std::string describe_missing_pair(const Topology& t, const MissingPair& p) {
-  return t.hosts[size_t(p.a)].name + " and " + t.hosts[size_t(p.b)].name +
-         " have no cable between them; free ports: " + free_ports_text(t, p.a) + "; " +
-         free_ports_text(t, p.b);
 }
 
 std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap) {

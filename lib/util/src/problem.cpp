@@ -2,6 +2,9 @@
 #include "distkit/util/problem.hpp"
 
 #include <algorithm>
+#include <sstream>
+
+#include "distkit/util/terminal.hpp"
 
 namespace distkit {
 
@@ -11,14 +14,23 @@ std::string describe(const Problem& p) {
   return s;
 }
 
-std::string format_line(std::string_view tool, const Problem& p) {
-  return std::string(tool) + (p.is_error() ? ": error: " : ": warning: ") + describe(p);
+std::string format_line(std::string_view tool, const Problem& p, bool color) {
+  return colorize(std::string(tool) + (p.is_error() ? ": error: " : ": warning: "),
+                  p.is_error() ? Color::red : Color::yellow, color) +
+         describe(p);
 }
 
 void print_problems(std::FILE* err, std::string_view tool, const std::vector<Problem>& problems) {
+  std::ostringstream lines;
+  print_problems(lines, tool, problems);
+  std::fputs(lines.str().c_str(), err);
+}
+
+void print_problems(std::ostream& err, std::string_view tool, const std::vector<Problem>& problems,
+                    bool color) {
   for (bool errors : {false, true})
     for (const auto& p : problems)
-      if (p.is_error() == errors) std::fprintf(err, "%s\n", format_line(tool, p).c_str());
+      if (p.is_error() == errors) err << format_line(tool, p, color) << "\n";
 }
 
 nlohmann::json to_json(const Problem& p) {

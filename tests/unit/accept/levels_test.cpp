@@ -20,7 +20,7 @@ const Level& level(const Verdict& v, const std::string& name) {
 std::vector<std::string> failures(const Level& l) {
   std::vector<std::string> out;
   for (const auto& c : l.checks)
-    if (!c.ok) out.push_back(c.text);
+    if (!c.ok) out.push_back(c.text());
   return out;
 }
 }  // namespace
@@ -30,7 +30,7 @@ TEST_CASE("agreeing runs on identical hosts reach all three levels", "[accept][l
   CHECK(v.exit_code == 0);
   CHECK(v.reached == "deliverable");
   for (const auto& l : v.levels) CHECK(failures(l).empty());
-  CHECK(level(v, "runs").checks.front().text ==
+  CHECK(level(v, "runs").checks.front().text() ==
         "baseline-1: 4 rank(s) on 127.0.0.1 exited 0 in 0.2 s; logs in /w/baseline-1");
 }
 
@@ -75,8 +75,8 @@ TEST_CASE("a host with a different version string fails reproducible naming the 
   Evidence e = fixture_evidence();
   e.versions[1].values["python"] = "Python 3.99.0";
   CHECK(failures(level(judge(fixture_task(), e), "reproducible")) ==
-        std::vector<std::string>{"python differs: h2 has python \"Python 3.99.0\" while the other "
-                                 "hosts have \"Python 3.11.2\""});
+        std::vector<std::string>{"h2: python \"Python 3.99.0\" while the other hosts have "
+                                 "\"Python 3.11.2\""});
 }
 
 TEST_CASE("differing output files, input hashes or undeclared seeds fail reproducible",
@@ -88,9 +88,9 @@ TEST_CASE("differing output files, input hashes or undeclared seeds fail reprodu
   t.seeds.reset();
   CHECK(failures(level(judge(t, e), "reproducible")) ==
         std::vector<std::string>{
-            "file {run_dir}/data.csv sha256: differs between runs (must be exact): baseline-1 "
+            "{run_dir}/data.csv: sha256 differs between runs (must be exact): baseline-1 "
             "\"ffff\" vs baseline-2 \"69756913\"",
-            "input in.txt differs between hosts: h1 aaaa, h2 aaaa, h3 bbbbbbbbbbbb",
+            "h3: input in.txt has sha256 bbbbbbbbbbbb while the other hosts have aaaa",
             "seeds: not declared in the task; add \"seeds\" (an empty object when the task uses "
             "no randomness)"});
 }
@@ -140,7 +140,7 @@ TEST_CASE("HPC runs count in every level and a differing result fails reproducib
   CHECK(v.exit_code == 0);
   CHECK(std::find_if(
             level(v, "runs").checks.begin(), level(v, "runs").checks.end(), [](const Check& c) {
-              return c.text ==
+              return c.text() ==
                      "hpc-1: 4 rank(s) on 127.0.0.1 (Slurm job 12) exited 0 in 0.2 s; logs "
                      "in "
                      "/w/hpc-1";
@@ -156,7 +156,7 @@ TEST_CASE("an input missing on a host fails deliverable naming the host", "[acce
   Evidence e = fixture_evidence();
   e.inputs["in.txt"]["h2"] = "";
   CHECK(failures(level(judge(fixture_task(), e), "deliverable")) ==
-        std::vector<std::string>{"input in.txt: missing on h2"});
+        std::vector<std::string>{"h2: input in.txt is missing"});
 }
 
 TEST_CASE("a declared resume step must run and agree with the cluster", "[accept][levels]") {
@@ -176,8 +176,8 @@ TEST_CASE("a declared resume step must run and agree with the cluster", "[accept
   e.runs.back().exit_code = 1;
   e.runs.back().ranks[0] = {0, "127.0.0.1", "exited 1", false};
   CHECK(failures(level(judge(t, e), "deliverable")) ==
-        std::vector<std::string>{"resume step failed: resume: rank 0 on 127.0.0.1 exited 1; logs "
-                                 "in /w/resume"});
+        std::vector<std::string>{"resume: step failed: rank 0 on 127.0.0.1 exited 1; logs in "
+                                 "/w/resume"});
 }
 
 TEST_CASE("the lowest failing level decides the exit code", "[accept][levels]") {

@@ -63,3 +63,44 @@ TEST_CASE("the summary names the first level not reached", "[accept][report]") {
   v.exit_code = 0;
   CHECK(summary_line(v) == "all three levels reached: runs, reproducible, deliverable");
 }
+
+TEST_CASE("the JSON report lists each failing check as a problem with its subject and kind",
+          "[accept][report]") {
+  Task t = fixture_task();
+  Evidence e = fixture_evidence();
+  e.runs[2].exit_code = 3;
+  e.runs[2].ranks[1] = {1, "h2", "exited 3", false};
+  e.versions[2].values.erase("python");
+  Verdict v = judge(t, e);
+  auto j = nlohmann::json::parse(render_json({t, "task.json", "/w", e, v}));
+  REQUIRE(j["problems"].size() == 2);
+  CHECK(j["problems"][0] == nlohmann::json{{"subject", "cluster-1"},
+                                           {"kind", "run-failed"},
+                                           {"severity", "error"},
+                                           {"problem", "rank 1 on h2 exited 3"},
+                                           {"remedy", "logs in /w/cluster-1"}});
+  CHECK(j["problems"][1]["subject"] == "h3");
+  CHECK(j["problems"][1]["kind"] == "not-installed");
+  CHECK(j["problems"][1]["problem"] == "no python while the other hosts have \"Python 3.11.2\"");
+  // A passing run has none.
+  Verdict ok = judge(t, fixture_evidence());
+  CHECK(nlohmann::json::parse(render_json({t, "task.json", "/w", fixture_evidence(),
+                                           ok}))["problems"] == nlohmann::json::array());
+}
+
+TEST_CASE("an interrupted run's report carries the interruption alone", "[accept][report]") {
+  Task t = fixture_task();
+  Evidence e = fixture_evidence();
+  e.runs.resize(3);  // stopped during cluster-2
+  e.interrupted =
+      distkit::problem_of(distkit::Error("cluster-2", "interrupted; every rank was stopped", "",
+                                         distkit::ExitCode::interrupted),
+                          "interrupted");
+  Verdict v = judge(t, e);
+  auto ps = report_problems({t, "task.json", "/w", e, v});
+  REQUIRE(ps.size() == 1);
+  CHECK(distkit::format_line("distaccept", ps[0]) ==
+        "distaccept: error: cluster-2: interrupted; every rank was stopped");
+  auto j = nlohmann::json::parse(render_json({t, "task.json", "/w", e, v}));
+  CHECK(j["problems"][0]["kind"] == "interrupted");
+}

@@ -66,8 +66,7 @@ TEST_CASE("an unreachable host is reported and stops the run") {
   CHECK(r.status == 1);
   CHECK(r.out.empty());
   CHECK(r.err ==
-        "distconfig: could not probe 1 of 2 host(s):\n"
-        "  gone: gone: connection refused; is sshd running?\n"
+        "distconfig: error: gone: connection refused; is sshd running?\n"
         "distconfig: error: hosts: 1 host(s) unreachable; fix them or pass --ignore-unreachable "
         "to go on without them\n");
 }
@@ -123,8 +122,9 @@ TEST_CASE("RDMA missing in automatic mode falls back to ring and says why") {
   CHECK(r.status == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["backend"] == "ring");
-  CHECK(r.err.find("distconfig: note: RDMA is not available (studio-b lacks rdma_en3, rdma_en4, "
-                   "rdma_en5); using the ring backend over TCP\n") != std::string::npos);
+  CHECK(r.err.find("distconfig: note: RDMA is not available (studio-b: RDMA is not enabled "
+                   "(missing rdma_en3, rdma_en4, rdma_en5)); using the ring backend over TCP\n") !=
+        std::string::npos);
   CHECK(r.err.find("studio-b: RDMA is not enabled") != std::string::npos);
   fs::remove_all(d);
 }
@@ -142,7 +142,8 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
   CHECK(missing.status == 1);
-  CHECK(missing.err.find("  a: no saved probe in /nonexistent-distkit\n") != std::string::npos);
+  CHECK(missing.err.find("distconfig: error: a: no saved probe in /nonexistent-distkit\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("--over ethernet --backend ring (an MLX user's TCP ring) writes a ring hostfile") {
@@ -309,4 +310,64 @@ TEST_CASE("an unknown --format is a usage error with a suggestion") {
   CHECK(far.err ==
         "distconfig: error: --format: unknown hostfile format \"yaml\"; use one of "
         "mlx, openmpi, mpich, slurm, deepspeed\n");
+}
+
+namespace {
+// The problem of `kind` about `subject` in a report's "problems", or null.
+nlohmann::json problem_in(const nlohmann::json& report, const std::string& subject,
+                          const std::string& kind) {
+  for (const auto& p : report.at("problems"))
+    if (p["subject"] == subject && p["kind"] == kind) return p;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("--check --json lists a missing cable and the hosts short of a ring as problems") {
+  auto dir = data_dir() / "scenarios" / "chain3_m3ultra_missing_cable";
+  const std::string three = "studio-a,studio-b,studio-c";
+  auto r = run_tool({"--hosts", three, "--check", "--json", "--from-probes", dir.string()});
+  CHECK(r.status == 1);
+  auto j = nlohmann::json::parse(r.out);
+  auto cable = problem_in(j, "studio-a <-> studio-c", "missing-cable");
+  REQUIRE(cable.is_object());
+  CHECK(cable["severity"] == "error");
+  CHECK(cable["problem"] == "no cable between them");
+  CHECK(cable["remedy"].get<std::string>().rfind("free ports on studio-a: Thunderbolt 1 (en2)",
+                                                 0) == 0);
+  CHECK(problem_in(j, "studio-a", "ring-gap")["severity"] == "error");
+  CHECK(problem_in(j, "studio-c", "ring-gap").is_object());
+  CHECK(problem_in(j, "studio-b", "ring-gap").is_null());
+  // The same lines on stderr, in the one format.
+  CHECK(r.err.find("distconfig: error: studio-a <-> studio-c: no cable between them; free ports on "
+                   "studio-a: ") != std::string::npos);
+  // Asked for the ring over Ethernet, the cables do not count.
+  auto eth = run_tool({"--hosts", three, "--over", "ethernet", "--backend", "ring", "--check",
+                       "--json", "--from-probes", dir.string()});
+  CHECK(eth.status == 0);
+  CHECK(nlohmann::json::parse(eth.out)["problems"] == nlohmann::json::array());
+}
+
+TEST_CASE("--check --json reports an unreachable host as a problem instead of stopping") {
+  auto r = run_tool({"--hosts", "127.0.0.1,gone", "--over", "ethernet", "--check", "--json"},
+                    local_connect({"gone"}));
+  CHECK(r.status == 1);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["ready"] == false);
+  CHECK(j["hosts"].size() == 1);
+  CHECK(problem_in(j, "gone", "unreachable") ==
+        nlohmann::json{{"subject", "gone"},
+                       {"kind", "unreachable"},
+                       {"severity", "error"},
+                       {"problem", "connection refused; is sshd running?"},
+                       {"remedy", ""}});
+  CHECK(r.err == "distconfig: error: gone: connection refused; is sshd running?\n");
+  // --ignore-unreachable: a warning, and the check is about the others.
+  auto ignored = run_tool({"--hosts", "127.0.0.1,gone", "--over", "ethernet", "--check", "--json",
+                           "--ignore-unreachable"},
+                          local_connect({"gone"}));
+  CHECK(ignored.status == 0);
+  auto k = nlohmann::json::parse(ignored.out);
+  CHECK(k["ready"] == true);
+  CHECK(problem_in(k, "gone", "unreachable")["severity"] == "warning");
+  CHECK(problem_in(k, "--ignore-unreachable", "left-out")["severity"] == "warning");
 }

@@ -285,6 +285,12 @@ TEST_CASE("--json and the table carry the location finding with its cause and fi
   CHECK(j["findings"][0]["evidence"] == fs[0].evidence);
   CHECK(j["findings"][0]["cause"] == fs[0].cause);
   CHECK(j["findings"][0]["fix"] == fs[0].fix);
+  // ... and as a problem: the subject names the host, the kind is the check.
+  CHECK(j["problems"] == nlohmann::json::array({{{"subject", "studio-a Automatic"},
+                                                 {"kind", "location"},
+                                                 {"severity", "error"},
+                                                 {"problem", fs[0].cause},
+                                                 {"remedy", fs[0].fix}}}));
   o.json = false;
   std::ostringstream table;
   CHECK(report_findings(o, table, fs) == 1);

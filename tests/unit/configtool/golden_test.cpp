@@ -124,14 +124,17 @@ TEST_CASE("chain3 with --backend ring names the hosts short of cables and the pa
   const std::string free =
       "Thunderbolt 1 (en2), Thunderbolt 3 (en4), Thunderbolt 4 (en5), "
       "Thunderbolt 5 (en6), Thunderbolt 6 (en7)";
-  CHECK(r.err ==
-        "distconfig: studio-a is cabled to 1 host(s), a ring needs 2; free ports: " + free +
-            "\n"
-            "distconfig: studio-c is cabled to 1 host(s), a ring needs 2; free ports: " +
-            free +
-            "\n"
-            "distconfig: longest ring found: studio-a,studio-b\n"
-            "distconfig: longest ring found: studio-b,studio-c\n"
-            "distconfig: error: ring: no ring through all 3 hosts; add the cables listed above; "
-            "run with --dot to see the cabling\n");
+  CHECK(
+      r.err ==
+      "distconfig: error: studio-a: cabled to 1 host(s), a ring needs 2; free ports on studio-a: " +
+          free +
+          "\n"
+          "distconfig: error: studio-c: cabled to 1 host(s), a ring needs 2; free ports on "
+          "studio-c: " +
+          free +
+          "\n"
+          "distconfig: note: longest ring found: studio-a,studio-b\n"
+          "distconfig: note: longest ring found: studio-b,studio-c\n"
+          "distconfig: error: ring: no ring through all 3 hosts; add the cables listed above; "
+          "run with --dot to see the cabling\n");
 }

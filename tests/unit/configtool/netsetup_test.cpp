@@ -100,10 +100,10 @@ TEST_CASE("--ignore-unreachable leaves out the cables of the hosts it leaves out
       << "studio-a:en3 studio-b:en3\nstudio-b:en4 ghost:en1\nghost:en2 studio-a:en4\n";
   auto r = run_tool({"--hosts", "studio-a,studio-b,ghost", "--from-probes", kPair, "--links",
                      (d / "cables").string(), "--ignore-unreachable"});
-  CHECK(r.err.find("distconfig: warning: leaving out the cable studio-b:en4 ghost:en1 (a host is "
-                   "unreachable)\n") != std::string::npos);
-  CHECK(r.err.find("distconfig: warning: leaving out the cable ghost:en2 studio-a:en4 (a host is "
-                   "unreachable)\n") != std::string::npos);
+  CHECK(r.err.find("distconfig: warning: studio-b:en4 <-> ghost:en1: left out: a host is "
+                   "unreachable\n") != std::string::npos);
+  CHECK(r.err.find("distconfig: warning: ghost:en2 <-> studio-a:en4: left out: a host is "
+                   "unreachable\n") != std::string::npos);
   CHECK(r.err.find("sudo ifconfig en3 inet 10.213.0.1 netmask 255.255.255.252 alias\n") !=
         std::string::npos);
   CHECK(r.err.find("en4 inet") == std::string::npos);

@@ -2,6 +2,8 @@
 // carries over.
 #include "distkit/util/problem.hpp"
 
+#include <sstream>
+
 #include "catch.hpp"
 
 using distkit::Problem;
@@ -23,6 +25,17 @@ TEST_CASE("a problem prints as one line, warnings before errors") {
         "distlaunch: warning: hosts differ in OS (a: x, b: y)\n"
         "distlaunch: error: h1: port 5000 is already in use; pick another --starting-port\n");
   std::free(text);
+
+  // On a stream (distconfig's), the prefix coloured only when asked.
+  std::ostringstream plain, colored;
+  distkit::print_problems(plain, "distconfig", {port, drift});
+  CHECK(plain.str() == std::string("distconfig: warning: hosts differ in OS (a: x, b: y)\n"
+                                   "distconfig: error: h1: port 5000 is already in use; pick "
+                                   "another --starting-port\n"));
+  distkit::print_problems(colored, "distconfig", {port}, true);
+  CHECK(colored.str() ==
+        "\x1b[31mdistconfig: error: \x1b[0mh1: port 5000 is already in use; "
+        "pick another --starting-port\n");
 }
 
 TEST_CASE("a problem's JSON carries its fields, not its line") {

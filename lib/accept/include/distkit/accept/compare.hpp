@@ -32,16 +32,13 @@ struct Sample {
 
 struct Agreement {
   bool ok = true;
-  std::string metric;
-  bool numeric = false;
   double spread = 0.0;   // numeric: max - min
   double allowed = 0.0;  // numeric: max(abs, rel * max|v|)
   std::string min_run, max_run;
   std::string detail;  // one line: the evidence, passing or failing
 };
 
-Agreement compare_metric(const std::string& name, const Tolerance& tol,
-                         const std::vector<Sample>& samples);
+Agreement compare_metric(const Tolerance& tol, const std::vector<Sample>& samples);
 
 // Shortest round-trip text of a double ("0.1", "1.5e-10").
 std::string format_number(double d);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distkit/accept/compare.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::accept {
 
@@ -50,6 +51,7 @@ struct Evidence {
   std::vector<RunRecord> runs;
   std::vector<HostVersions> versions;  // every host of the cluster
   std::string probe_error;             // the probe step failed: why
+  std::optional<Problem> interrupted;  // a signal stopped the run: in which step
   // input path -> host -> sha256 hex ("" = missing on that host)
   std::map<std::string, std::map<std::string, std::string>> inputs;
 };

@@ -9,7 +9,8 @@
 //                 SHA-256, the ranks' environment), every declared input was
 //                 hashed, and the declared checkpoint/resume step succeeded
 //                 and agrees with the cluster's metrics.
-// Every check carries a one-line text with its evidence. The exit code is
+// Every check names its subject and carries its evidence; a failing one
+// has a kind and becomes a Problem (problems_of). The exit code is
 // that of the lowest level not reached: 3 runs, 4 reproducible, 5
 // deliverable; 0 when all pass.
 #pragma once
@@ -19,12 +20,18 @@
 
 #include "distkit/accept/evidence.hpp"
 #include "distkit/accept/task.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::accept {
 
 struct Check {
   bool ok = true;
-  std::string text;
+  std::string subject;  // the run, host, metric, file or input it is about
+  std::string kind;     // a failing check's stable tag (distaccept(1), JSON OUTPUT)
+  std::string what;     // what was found
+  std::string more;     // where to look or what to do ("" for nothing)
+  // The report's line, "<subject>: <what>; <more>" (distkit::describe).
+  std::string text() const;
 };
 
 struct Level {
@@ -44,6 +51,10 @@ struct Verdict {
 };
 
 Verdict judge(const Task& task, const Evidence& evidence);
+
+// The failing checks, level by level, as the Problems distaccept prints
+// and its JSON carries.
+std::vector<Problem> problems_of(const Verdict& verdict);
 
 // The manifest fields a deliverable result needs that `manifest_json`
 // lacks, each as "<field> missing" with the reason when known (e.g.

@@ -21,6 +21,10 @@ struct ReportInputs {
   const Verdict& verdict;
 };
 
+// What went wrong: the interruption alone when a signal stopped the run
+// (its levels judge what ran), else the failing checks (problems_of).
+std::vector<Problem> report_problems(const ReportInputs& in);
+
 std::string render_text(const ReportInputs& in, bool color);
 std::string render_json(const ReportInputs& in);
 

@@ -37,8 +37,9 @@ struct RunnerOptions {
   std::optional<HpcOptions> hpc;
 };
 
-// Throws UsageError for a bad hostfile or baseline host, Error(exit 130)
-// when interrupted; a failing run is evidence, not an exception.
+// Throws UsageError for a bad hostfile or baseline host; a failing run is
+// evidence, not an exception, and so is an interrupted one (what ran until
+// then, with Evidence::interrupted).
 Evidence run_acceptance(const Task& task, const RunnerOptions& options);
 
 }  // namespace distkit::accept

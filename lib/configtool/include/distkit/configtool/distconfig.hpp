@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "distkit/ssh/connect.hpp"
+#include "distkit/util/problem.hpp"
 
 namespace distkit::configtool {
 
@@ -70,6 +71,8 @@ struct Services {
   std::ostream& out;   // the product: hostfile, DOT, report
   std::ostream& err;   // diagnostics
   bool color = false;  // colour diagnostics (TTY and no NO_COLOR)
+  // Every problem reported so far (diagnostics.hpp), for the --json reports.
+  std::vector<Problem> problems = {};
 };
 
 // Runs distconfig. Returns the exit status for outcomes that are reported

@@ -21,9 +21,9 @@ std::string render_dot(const Topology& t);
 // marks pairs with an asymmetric link.
 std::string render_matrix(const Topology& t);
 
-// "studio-a and studio-c have no cable between them; free ports:
-//  studio-a: Thunderbolt 5 (en6), ...; studio-c: none"
-std::string describe_missing_pair(const Topology& t, const MissingPair& p);
+// Where a new cable could go on `host`: "studio-a: Thunderbolt 5 (en6),
+// ..." or "studio-c: none".
+std::string free_ports_text(const Topology& t, int host);
 
 // The numbered Recovery steps for one host (templates/distconfig_rdma_recovery.txt).
 std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,11 +35,14 @@ struct Problem {
 // Error::what() for the same three fields.
 std::string describe(const Problem& p);
 
-// The one line a tool prints: "<tool>: error: <describe>" or "<tool>: warning: ...".
-std::string format_line(std::string_view tool, const Problem& p);
+// The one line a tool prints: "<tool>: error: <describe>" or "<tool>:
+// warning: ...", the prefix red (yellow) when `color`.
+std::string format_line(std::string_view tool, const Problem& p, bool color = false);
 
 // Each problem's line on `err`, warnings first, in the order found.
 void print_problems(std::FILE* err, std::string_view tool, const std::vector<Problem>& problems);
+void print_problems(std::ostream& err, std::string_view tool, const std::vector<Problem>& problems,
+                    bool color = false);
 
 // {"subject", "kind", "severity": "error"|"warning", "problem", "remedy"}.
 nlohmann::json to_json(const Problem& p);
