@@ -9,8 +9,7 @@ slurm_up 4
 printf '#!/bin/sh\n[ "$1" = --version ] && { echo "Python 3.99.1"; exit 0; }\nexec %s "$@"\n' \
   "$(command -v python3)" > "$C/h4/shims/python3"
 chmod 755 "$C/h4/shims/python3"
-write_hostfile "$WORK/all.json"
-sed 's/}, {"ssh": "h3".*$/}]/' "$WORK/all.json" > "$WORK/hosts.json"
+hpc_ssh_hosts
 example_task "$WORK/task.json"
 
 # The shims directory is first on PATH for the Slurm steps too.

@@ -8,8 +8,7 @@ CLUSTER_PREFIX=distkit-accept-hpc-test
 . "$(dirname "$0")/accept_lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_up 4
-write_hostfile "$WORK/all.json"
-sed 's/}, {"ssh": "h3".*$/}]/' "$WORK/all.json" > "$WORK/hosts.json"
+hpc_ssh_hosts
 # The example, but on an HPC node (SLURM_JOB_ID set, srun exports it to the
 # ranks) each rank sleeps instead.
 cat > "$WORK/task.json" <<JSON

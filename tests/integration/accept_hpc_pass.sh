@@ -7,11 +7,7 @@ CLUSTER_PREFIX=distkit-accept-hpc-test
 . "$(dirname "$0")/accept_lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
 slurm_up 4
-write_hostfile "$WORK/all.json"
-sed 's/}, {"ssh": "h3".*$/}]/' "$WORK/all.json" > "$WORK/hosts.json"
-if ! grep -q '"h2"' "$WORK/hosts.json" || grep -q '"h3"' "$WORK/hosts.json"; then
-  fail "hostfile of h1,h2: $(cat "$WORK/hosts.json")"
-fi
+hpc_ssh_hosts
 example_task "$WORK/task.json"
 
 accept --hpc-nodes 2 --sbatch-arg=--nodelist=h3,h4 "$WORK/task.json"

@@ -16,6 +16,16 @@ write_hostfile() {
          END { print "]" }' > "$1"
 }
 
+# hpc_ssh_hosts: $WORK/hosts.json of h1 and h2, the SSH cluster beside
+# the Slurm nodes h3 and h4 in the HPC tests.
+hpc_ssh_hosts() {
+  write_hostfile "$WORK/all.json"
+  sed 's/}, {"ssh": "h3".*$/}]/' "$WORK/all.json" > "$WORK/hosts.json"
+  if ! grep -q '"h2"' "$WORK/hosts.json" || grep -q '"h3"' "$WORK/hosts.json"; then
+    fail "hostfile of h1,h2: $(cat "$WORK/hosts.json")"
+  fi
+}
+
 # example_task FILE [SED-EXPR]: the shipped task with the built example's
 # absolute path, optionally edited further.
 example_task() {

@@ -40,33 +40,30 @@ expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left on the hosts"
 expect_eq "$(find "$WORK/tmp" -name 'distlaunch-mpi-*' | wc -l)" 0 "generated hostfiles left"
 echo "ok: exit 3 in $(($(now_ms) - t0)) ms, nothing left"
 
-(exec "$DL" --ssh-config "$C/ssh_config" --backend mpi --hosts h1,h2,h3,h4 -n 2 -- sleep 301 \
-  > "$WORK/out3" 2> "$WORK/err3") &
-dl_pid=$!
-expect_eq "$(wait_procs '^sleep 301' 8 20)" 8 "ranks running"
-t0=$(now_ms)
-kill -TERM "$dl_pid"
-rc=0
-wait "$dl_pid" || rc=$?
-[ "$rc" = 143 ] || { cat "$WORK/err3"; fail "exit status $rc after SIGTERM, not 143"; }
-expect_eq "$(wait_procs '^sleep 301' 0 10)" 0 "ranks left after SIGTERM"
-expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left after SIGTERM"
-expect_eq "$(pgrep -c -f '^mpirun .*sleep 301' || true)" 0 "mpirun left after SIGTERM"
-expect_eq "$(find "$WORK/tmp" -name 'distlaunch-mpi-*' | wc -l)" 0 "generated hostfiles left"
-echo "ok: SIGTERM stopped everything in $(($(now_ms) - t0)) ms"
-
-# Ctrl-C: SIGINT to the whole process group (setsid gives distlaunch its own).
-setsid "$DL" --ssh-config "$C/ssh_config" --backend mpi --hosts h1,h2,h3,h4 -n 2 -- sleep 302 \
-  > "$WORK/out4" 2> "$WORK/err4" &
-dl_pid=$!
-expect_eq "$(wait_procs '^sleep 302' 8 20)" 8 "ranks running"
-t0=$(now_ms)
-env kill -INT -- "-$dl_pid"  # procps kill: dash's builtin takes no group
-rc=0
-wait "$dl_pid" || rc=$?
-[ "$rc" = 130 ] || { cat "$WORK/err4"; fail "exit status $rc after Ctrl-C, not 130"; }
-expect_eq "$(wait_procs '^sleep 302' 0 10)" 0 "ranks left after Ctrl-C"
-expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left after Ctrl-C"
-expect_eq "$(pgrep -c -f '^mpirun .*sleep 302' || true)" 0 "mpirun left after Ctrl-C"
-echo "ok: Ctrl-C stopped everything in $(($(now_ms) - t0)) ms"
+# stop_case WHAT RC TARGET KILL...: 8 ranks sleeping through mpirun; once
+# they run, KILL... is sent to TARGET's pid ($dl_pid: distlaunch's, which
+# setsid makes its process group's too); distlaunch must exit RC and leave
+# nothing behind.
+stop_case() {
+  what=$1 want=$2 target=$3
+  shift 3
+  setsid "$DL" --ssh-config "$C/ssh_config" --backend mpi --hosts h1,h2,h3,h4 -n 2 -- sleep 301 \
+    > "$WORK/out.stop" 2> "$WORK/err.stop" &
+  dl_pid=$!
+  expect_eq "$(wait_procs '^sleep 301' 8 20)" 8 "ranks running ($what)"
+  t0=$(now_ms)
+  "$@" "$target$dl_pid"
+  rc=0
+  wait "$dl_pid" || rc=$?
+  [ "$rc" = "$want" ] || { cat "$WORK/err.stop"; fail "exit status $rc after $what, not $want"; }
+  expect_eq "$(wait_procs '^sleep 301' 0 10)" 0 "ranks left after $what"
+  expect_eq "$(wait_procs '[o]rted' 0 10)" 0 "orted left after $what"
+  expect_eq "$(pgrep -c -f '^mpirun .*sleep 301' || true)" 0 "mpirun left after $what"
+  expect_eq "$(find "$WORK/tmp" -name 'distlaunch-mpi-*' | wc -l)" 0 "hostfiles left after $what"
+  echo "ok: $what stopped everything in $(($(now_ms) - t0)) ms"
+}
+# A script's kill reaches distlaunch alone; Ctrl-C reaches its whole
+# process group, mpirun too (procps kill: dash's builtin takes no group).
+stop_case SIGTERM 143 "" kill -TERM
+stop_case Ctrl-C 130 - env kill -INT --
 echo PASS
