@@ -75,6 +75,7 @@ std::vector<std::exception_ptr> run_rank_threads(
     const rt::Config& base, const std::function<void(rt::Config&)>& rank_main) {
   std::vector<std::exception_ptr> errors(static_cast<size_t>(base.size()));
   std::vector<std::thread> threads;
+  threads.reserve(errors.size());
   for (int r = 0; r < base.size(); ++r)
     threads.emplace_back([&, r] {
       try {
