@@ -8,6 +8,7 @@ cp "$SRC/tests/data/probe/ibv_devices_m5max_mbp_A_rdma_disabled_header_only.txt"
 run_distconfig --hosts h1,h2,h3,h4 --backend jaccl --output-hostfile "$WORK/hf.json"
 [ "$RC" = 1 ] || { cat "$WORK/err" >&2; fail "expected exit 1, got $RC"; }
 assert_contains "$WORK/err" "distconfig: error: h3: RDMA is not enabled (missing rdma_en3, rdma_en4, rdma_en5); run rdma_ctl enable in macOS Recovery (not remotely, even with sudo)"
+assert_contains "$WORK/err" "To enable RDMA on h3 (it cannot be enabled remotely, even with sudo):"
 assert_contains "$WORK/err" "  1. Shut down, then start in macOS Recovery"
 assert_contains "$WORK/err" "  3. Run: rdma_ctl enable"
 assert_contains "$WORK/err" "  5. Verify: \`ibv_devices\` lists rdma_en3, rdma_en4, rdma_en5"

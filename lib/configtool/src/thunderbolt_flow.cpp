@@ -67,16 +67,14 @@ std::string rdma_reason(const Topology& t, const topology::RdmaReadiness& r) {
   return join(why, "; ");
 }
 
-// The problems, then each RDMA-less host's Recovery steps (after the
-// template's first line, which says what its problem line says).
+// The problems, then each RDMA-less host's Recovery steps.
 void report_rdma(Services& s, const Topology& t, const topology::RdmaReadiness& r,
                  Severity severity) {
   auto ps = rdma_problems(t, r);
   for (auto& p : ps) p.severity = severity;
   report(s, ps);
   for (const auto& g : r.hosts_missing) {
-    std::string steps = topology::render_recovery(t, g);
-    s.err << steps.substr(steps.find('\n') + 1);
+    s.err << topology::render_recovery(t, g);
   }
 }
 

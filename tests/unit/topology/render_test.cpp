@@ -34,8 +34,7 @@ TEST_CASE("Recovery steps are numbered and name the host and its devices") {
   auto t = build_topology({x});
   std::string s = render_recovery(t, {0, {"rdma_en3", "rdma_en4"}});
   CHECK(s ==
-        "studio-c: RDMA is not enabled (missing rdma_en3, rdma_en4); it cannot be enabled "
-        "remotely, even with sudo. On studio-c:\n"
+        "To enable RDMA on studio-c (it cannot be enabled remotely, even with sudo):\n"
         "  1. Shut down, then start in macOS Recovery: hold the power button until the startup "
         "options appear, then choose Options.\n"
         "  2. Open Utilities > Terminal.\n"
