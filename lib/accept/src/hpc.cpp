@@ -2,8 +2,6 @@
 // templates, sbatch through this machine's shell, its answer read back.
 #include "distkit/accept/hpc.hpp"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -109,10 +107,8 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
   auto sbatch = here.start(shell_join(sbatch_argv(o, job)) + " </dev/null", h);
   HpcOutcome out;
   for (;;) {
-    pollfd p{signals.fd(), POLLIN, 0};
-    (void)::poll(&p, 1, 100);
     bool stop = false;
-    for (int sig : signals.drain()) stop = stop || sig != SIGQUIT;
+    for (int sig : signals.wait(100)) stop = stop || sig != SIGQUIT;
     std::string id;
     {
       std::lock_guard lock(mu);

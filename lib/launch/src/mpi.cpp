@@ -2,7 +2,6 @@
 // passed with -x; per-rank ones (ranks, local ranks) are mpirun's business.
 #include "distkit/launch/mpi.hpp"
 
-#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,9 +87,7 @@ int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
   for (;;) {
     pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid || (w < 0 && errno != EINTR)) break;
-    pollfd p{signals.fd(), POLLIN, 0};
-    (void)::poll(&p, 1, 100);
-    for (int sig : signals.drain()) {
+    for (int sig : signals.wait(100)) {
       if (sig == SIGQUIT) continue;  // no stacks under mpirun
       kill(pid, stopped_by ? SIGKILL : SIGTERM);
       if (!stopped_by) stopped_by = sig;

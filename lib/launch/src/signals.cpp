@@ -3,6 +3,7 @@
 #include "distkit/launch/signals.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -64,6 +65,12 @@ std::vector<int> SignalPipe::drain() {
   while ((n = read(read_fd_, buf, sizeof buf)) > 0)
     for (ssize_t i = 0; i < n; ++i) out.push_back(buf[i]);
   return out;
+}
+
+std::vector<int> SignalPipe::wait(int timeout_ms) {
+  pollfd p{read_fd_, POLLIN, 0};
+  (void)::poll(&p, 1, timeout_ms);
+  return drain();
 }
 
 }  // namespace distkit::launch

@@ -18,6 +18,9 @@ class SignalPipe {
   int fd() const { return read_fd_; }
   // Signals received since the last call (non-blocking).
   std::vector<int> drain();
+  // The same after waiting up to `timeout_ms` for one: the loop of a
+  // caller that waits on a child it must stop when a signal comes.
+  std::vector<int> wait(int timeout_ms);
 
  private:
   int read_fd_ = -1;
