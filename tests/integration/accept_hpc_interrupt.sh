@@ -3,7 +3,8 @@
 # distaccept cancels the job with scancel and exits 130 naming it, and
 # nothing is left queued in Slurm or running on the nodes. Twice: with the
 # job's ranks running (they sleep on the HPC nodes only), and with the job
-# still pending (held back by --begin).
+# still pending (held back by --begin). And when scancel fails, the line
+# says so and names the job to cancel by hand.
 CLUSTER_PREFIX=distkit-accept-hpc-test
 . "$(dirname "$0")/accept_lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
@@ -58,4 +59,25 @@ accept_bg --hpc-nodes 2 --sbatch-arg=--nodelist=h3,h4 --sbatch-arg=--begin=now+3
 expect_eq "$(wait_jobs 1 90)" 1 "HPC job queued"
 interrupt
 echo "ok: pending job cancelled"
+
+# 3. scancel fails (a scancel first on PATH that refuses): exit 130 all the
+# same, naming the job and the command to run; the test then cancels it.
+rm -rf "$WORK/runs"
+mkdir -p "$WORK/bin"
+printf '#!/bin/sh\necho "scancel: error: Kill job error on job id $1: Access/permission denied" >&2\nexit 1\n' \
+  > "$WORK/bin/scancel"
+chmod 755 "$WORK/bin/scancel"
+PATH="$WORK/bin:$PATH" accept_bg --hpc-nodes 2 --sbatch-arg=--nodelist=h3,h4 \
+  --sbatch-arg=--begin=now+3600 "$WORK/task.json"
+expect_eq "$(wait_jobs 1 90)" 1 "HPC job queued"
+job=$(squeue -h -o %i)
+kill -INT "$da_pid"
+rc=0
+wait "$da_pid" || rc=$?
+expect_rc 130
+expect_line "$WORK/stderr" "distaccept: error: hpc: interrupted; scancel $job failed: scancel: error: Kill job error on job id $job: Access/permission denied; cancel it yourself: scancel $job"
+expect_eq "$(squeue -h | wc -l)" 1 "the job distaccept could not cancel"
+scancel "$job"
+expect_eq "$(wait_jobs 0 20)" 0 "Slurm jobs left"
+echo "ok: a failing scancel is named with the command to run"
 echo PASS

@@ -83,7 +83,8 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
   // sbatch --wait runs in a process group of its own, so Ctrl-C at the
   // terminal reaches only distaccept, which must not leave the job queued
   // or running on the HPC: on INT, TERM or HUP it cancels the job (scancel)
-  // and waits for sbatch to see it end (or stops sbatch before it queued).
+  // and waits for sbatch to see it end (or stops sbatch before it queued,
+  // or when scancel failed, which the caller then names).
   launch::SignalPipe signals;
   std::mutex mu;
   std::string out_text, err_text;
@@ -117,10 +118,11 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
     }
     if (!stop || out.interrupted) continue;
     out.interrupted = true;
-    if (id.empty())
-      sbatch->abort();
-    else if (auto r = here.run(shell_join({"scancel", id}) + " </dev/null"); !r.exit.ok())
-      out.error = "scancel " + id + " failed: " + last_line(r.err);
+    if (!id.empty())
+      if (auto r = here.run(shell_join({"scancel", id}) + " </dev/null"); !r.exit.ok())
+        out.error = "scancel " + id + " failed: " + last_line(r.err);
+    // Not queued yet, or not cancelled: sbatch would wait on; stop it.
+    if (id.empty() || !out.error.empty()) sbatch->abort();
   }
   sbatch->wait();
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
