@@ -70,9 +70,11 @@ void set_method_pref(LIBSSH2_SESSION* s, int method, const std::string& wanted) 
   if (!keep.empty()) libssh2_session_method_pref(s, method, keep.c_str());
 }
 
-enum class Stage { open, exec, run, close, wait_closed, free };
-
 }  // namespace
+
+// A channel's step; outside the anonymous namespace because Chan (declared
+// in detail) holds one.
+enum class Stage { open, exec, run, close, wait_closed, free };
 
 // One command on the session.
 struct Chan {
