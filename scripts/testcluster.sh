@@ -68,6 +68,9 @@ alloc_id() {
     fi
     if mkdir "$LOCK_ROOT/$id" 2>/dev/null; then
       echo "$dir" > "$LOCK_ROOT/$id/owner"
+      # The cluster's state exists as soon as its id does, so a bring-up
+      # interrupted right after this still frees the id on `down`.
+      printf 'ID=%s\n' "$id" > "$dir/cluster.env"
       echo "$id"
       return 0
     fi
@@ -219,9 +222,9 @@ cmd_up() {
   mkdir -p "$2"
   DIR=$(cd "$2" && pwd)
   [ ! -f "$DIR/cluster.env" ] || die "$DIR already holds a cluster; run 'down' first"
-  ID=$(alloc_id "$DIR")
-  printf 'ID=%s\nN=%s\n' "$ID" "$N" > "$DIR/cluster.env"
   trap up_failed ERR INT TERM
+  ID=$(alloc_id "$DIR")
+  echo "N=$N" >> "$DIR/cluster.env"
   mkdir -p /run/sshd
   cp "$SELF_DIR/testcluster/shim.sh" "$DIR/shim.sh"
   rm -f "$DIR/id_ed25519" "$DIR/id_ed25519.pub"
