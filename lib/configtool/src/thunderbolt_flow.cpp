@@ -29,7 +29,7 @@ void warn_topology(Services& s, const Topology& t, const std::vector<probe::Host
   }
   for (size_t l = 0; l < t.links.size(); ++l)
     if (!t.links[l].symmetric())
-      warn(topology::describe_link(t, int(l)), "asymmetric-link",
+      warn(topology::link_name(t, int(l)), "asymmetric-link",
            "only " + t.hosts[size_t(t.links[l].a)].name + " lists it (a dock or hub in the path?)");
   for (const auto& e : t.external)
     warn(t.hosts[size_t(e.host)].name + " " + t.hosts[size_t(e.host)].ports[size_t(e.port)].label(),
@@ -42,17 +42,22 @@ namespace {
 // What keeps RDMA off the links of `r`: per link, per device, per host.
 std::vector<Problem> rdma_problems(const Topology& t, const topology::RdmaReadiness& r) {
   std::vector<Problem> ps;
-  for (int l : r.tb4_links)
-    ps.push_back(
-        {topology::describe_link(t, l), "tb4-link", "RDMA needs Thunderbolt 5", "use ring"});
+  for (int l : r.tb4_links) {
+    const int gbps = t.links[size_t(l)].gbps;
+    ps.push_back({topology::link_name(t, l), "tb4-link",
+                  "RDMA needs Thunderbolt 5, and this link runs at " +
+                      (gbps ? std::to_string(gbps) + " Gb/s" : std::string("an unknown speed")),
+                  "use ring"});
+  }
   for (int l : r.unmapped_links)
-    ps.push_back({topology::describe_link(t, l), "no-interface",
+    ps.push_back({topology::link_name(t, l), "no-interface",
                   "an end has no interface name (networksetup)", ""});
   for (const auto& q : r.over_limit)
-    ps.push_back({"", "too-many-queue-pairs",
-                  q + ": more than the " + std::to_string(topology::kMaxQueuePairsPerDevice) +
-                      " queue pairs a device supports (TN3205)",
-                  ""});
+    ps.push_back({t.hosts[size_t(q.host)].name + " " + q.device, "too-many-queue-pairs",
+                  std::to_string(q.queue_pairs) + " queue pairs, more than the " +
+                      std::to_string(topology::kMaxQueuePairsPerDevice) +
+                      " a device supports (TN3205)",
+                  "use ring, or fewer peers behind this port"});
   for (const auto& g : r.hosts_missing)
     ps.push_back({t.hosts[size_t(g.host)].name, "rdma-disabled",
                   "RDMA is not enabled (missing " + join(g.missing_devices, ", ") + ")",

@@ -50,9 +50,7 @@ RdmaReadiness check_rdma(const Topology& t, const std::vector<probe::HostInfo>& 
   }
   for (auto& [h, devs] : missing) r.hosts_missing.push_back({h, devs});
   for (auto& [key, n] : qps)
-    if (n > kMaxQueuePairsPerDevice)
-      r.over_limit.push_back(t.hosts[size_t(key.first)].name + " " + key.second + ": " +
-                             std::to_string(n) + " queue pairs");
+    if (n > kMaxQueuePairsPerDevice) r.over_limit.push_back({key.first, key.second, n});
   return r;
 }
 

@@ -101,11 +101,10 @@ std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap
       TemplateMode::text);
 }
 
-std::string describe_link(const Topology& t, int link) {
+std::string link_name(const Topology& t, int link) {
   const Link& l = t.links[size_t(link)];
   return t.hosts[size_t(l.a)].name + " " + iface_or_q(t, l.a, l) + " <-> " +
-         t.hosts[size_t(l.b)].name + " " + iface_or_q(t, l.b, l) + " (" +
-         (l.gbps ? std::to_string(l.gbps) + " Gb/s" : std::string("speed unknown")) + ")";
+         t.hosts[size_t(l.b)].name + " " + iface_or_q(t, l.b, l);
 }
 
 }  // namespace distkit::topology

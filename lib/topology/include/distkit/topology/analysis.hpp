@@ -26,10 +26,16 @@ struct RdmaReadiness {
     int host = 0;
     std::vector<std::string> missing_devices;  // e.g. rdma_en3
   };
-  std::vector<HostGap> hosts_missing;   // need the Recovery steps
-  std::vector<int> tb4_links;           // link indices slower than TB5
-  std::vector<int> unmapped_links;      // an end without an interface name
-  std::vector<std::string> over_limit;  // "<host> rdma_enX: N queue pairs"
+  // A device that the used links would give more queue pairs than it has.
+  struct DeviceExcess {
+    int host = 0;
+    std::string device;  // e.g. rdma_en2
+    int queue_pairs = 0;
+  };
+  std::vector<HostGap> hosts_missing;    // need the Recovery steps
+  std::vector<int> tb4_links;            // link indices slower than TB5
+  std::vector<int> unmapped_links;       // an end without an interface name
+  std::vector<DeviceExcess> over_limit;  // more than kMaxQueuePairsPerDevice
   bool ready() const {
     return hosts_missing.empty() && tb4_links.empty() && unmapped_links.empty() &&
            over_limit.empty();

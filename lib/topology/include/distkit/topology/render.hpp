@@ -28,7 +28,8 @@ std::string free_ports_text(const Topology& t, int host);
 // The numbered Recovery steps for one host (templates/distconfig_rdma_recovery.txt).
 std::string render_recovery(const Topology& t, const RdmaReadiness::HostGap& gap);
 
-// "studio-a en3 <-> studio-b en3 runs at 40 Gb/s" style lines for TB4 links.
-std::string describe_link(const Topology& t, int link);
+// A link's name, its two ends: "studio-a en3 <-> studio-b en3" ("?" for an
+// end without an interface name). The subject of a link's Problems.
+std::string link_name(const Topology& t, int link);
 
 }  // namespace distkit::topology
