@@ -79,16 +79,4 @@ void write_plan_json(const Plan& plan, const WrapperSettings& wrapper, const Tex
   sink(plan.ranks.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
-std::string render_plan_text(const Plan& plan, const WrapperSettings& wrapper) {
-  std::string out;
-  write_plan_text(plan, wrapper, [&out](std::string_view s) { out.append(s); });
-  return out;
-}
-
-std::string render_plan_json(const Plan& plan, const WrapperSettings& wrapper) {
-  std::string out;
-  write_plan_json(plan, wrapper, [&out](std::string_view s) { out.append(s); });
-  return out;
-}
-
 }  // namespace distkit::launch

@@ -235,33 +235,4 @@ std::vector<Ring> longest_partial_rings(const CountMatrix& count, size_t limit, 
   return out;
 }
 
-std::optional<Ring> find_ring_naive(const CountMatrix& count) {
-  const int n = int(count.size());
-  if (n < 2 || !valid(count)) return std::nullopt;
-  std::optional<Ring> best;
-  std::vector<int> path{0};
-  std::vector<bool> used(size_t(n), false);
-  used[0] = true;
-  // Every Hamiltonian path from 0 in DFS order; keep the first of the
-  // greatest width.
-  auto rec = [&](auto&& self, int cur) -> void {
-    if (int(path.size()) == n) {
-      if (count[size_t(cur)][0] <= 0) return;
-      int w = ring_width(count, path);
-      if (!best || w > best->width) best = Ring{path, w};
-      return;
-    }
-    for (int j = 0; j < n; ++j) {
-      if (used[size_t(j)] || count[size_t(cur)][size_t(j)] <= 0) continue;
-      used[size_t(j)] = true;
-      path.push_back(j);
-      self(self, j);
-      path.pop_back();
-      used[size_t(j)] = false;
-    }
-  };
-  rec(rec, 0);
-  return best;
-}
-
 }  // namespace distkit::topology

@@ -15,6 +15,18 @@
 using namespace distkit;
 using namespace distkit::launch;
 
+namespace {
+
+// What a plan writer (write_plan_text, write_plan_json) sends its sink.
+template <typename Writer>
+std::string collected(Writer write, const Plan& plan) {
+  std::string out;
+  write(plan, WrapperSettings{}, [&out](std::string_view s) { out.append(s); });
+  return out;
+}
+
+}  // namespace
+
 TEST_CASE("Slurm node lists expand ranges, padding and several groups", "[launch][slurm]") {
   CHECK(expand_slurm_nodelist("n[1-3,7],gpu[01-02]x,login") ==
         std::vector<std::string>{"n1", "n2", "n3", "n7", "gpu01x", "gpu02x", "login"});
@@ -130,12 +142,12 @@ TEST_CASE("mpirun's rsh agent reads distlaunch's --ssh-config", "[launch][mpi]")
 TEST_CASE("the dry run shows every rank, its environment and never the secret",
           "[launch][dry-run]") {
   Plan plan = test::local_plan(2, {"echo", "hi there"});
-  std::string text = render_plan_text(plan, WrapperSettings{});
+  std::string text = collected(write_plan_text, plan);
   CHECK(text.find("rank 1 -> localhost (local rank 1 of 2)\n") != std::string::npos);
   CHECK(text.find("  MLX_HOSTFILE=$DISTLAUNCH_TMP/ring.json\n") != std::string::npos);
   CHECK(text.find("  MLX_RANK=1\n") != std::string::npos);
   CHECK(text.find("# command: echo 'hi there'\n") != std::string::npos);
-  auto j = nlohmann::json::parse(render_plan_json(plan, WrapperSettings{}));
+  auto j = nlohmann::json::parse(collected(write_plan_json, plan));
   CHECK(j["ranks"][1]["env"]["MLX_RANK"] == "1");
   CHECK(j["ranks"][0]["files"]["ring.json"] == R"([["127.0.0.1:32323"], ["127.0.0.1:32324"]])");
   // The start request's arguments end with the command's words, unquoted.
@@ -151,7 +163,7 @@ TEST_CASE("the dry run shows every rank, its environment and never the secret",
 TEST_CASE("the JSON plan carries its schema and is laid out as one dump(2) of the whole",
           "[launch][dry-run]") {
   Plan plan = test::local_plan(3, {"echo", "a\nb \"q\""});
-  std::string text = render_plan_json(plan, WrapperSettings{});
+  std::string text = collected(write_plan_json, plan);
   auto j = nlohmann::ordered_json::parse(text);
   CHECK(j["schema"] == "distkit.launch-plan/2");
   CHECK(j["ranks"].size() == 3);

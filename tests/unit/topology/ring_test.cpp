@@ -2,14 +2,50 @@
 // first, MLX's ring among equals, partial rings when there is none.
 #include "distkit/topology/ring.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <random>
+#include <vector>
 
 #include "catch.hpp"
 
 using namespace distkit::topology;
 
 namespace {
+
+// The naive exhaustive search (every Hamiltonian cycle from host 0, like
+// MLX's extract_rings), keeping the first of the greatest width: the
+// reference find_ring is checked against. Exponential: small inputs only.
+std::optional<Ring> find_ring_naive(const CountMatrix& count) {
+  const int n = int(count.size());
+  if (n < 2) return std::nullopt;
+  std::optional<Ring> best;
+  std::vector<int> path{0};
+  std::vector<bool> used(size_t(n), false);
+  used[0] = true;
+  auto rec = [&](auto&& self, int cur) -> void {
+    if (int(path.size()) == n) {
+      if (count[size_t(cur)][0] <= 0) return;
+      int w = count[size_t(cur)][0];
+      for (size_t i = 0; i + 1 < path.size(); ++i)
+        w = std::min(w, count[size_t(path[i])][size_t(path[i + 1])]);
+      if (!best || w > best->width) best = Ring{path, w};
+      return;
+    }
+    for (int j = 0; j < n; ++j) {
+      if (used[size_t(j)] || count[size_t(cur)][size_t(j)] <= 0) continue;
+      used[size_t(j)] = true;
+      path.push_back(j);
+      self(self, j);
+      path.pop_back();
+      used[size_t(j)] = false;
+    }
+  };
+  rec(rec, 0);
+  return best;
+}
+
 CountMatrix cycle(int n, int width = 1) {
   CountMatrix c(size_t(n), std::vector<int>(size_t(n), 0));
   for (int i = 0; i < n; ++i) {

@@ -25,8 +25,4 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
 //  "remote_command"}]}, formatted as nlohmann's dump(2).
 void write_plan_json(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink);
 
-// The same, collected in a string.
-std::string render_plan_text(const Plan& plan, const WrapperSettings& wrapper);
-std::string render_plan_json(const Plan& plan, const WrapperSettings& wrapper);
-
 }  // namespace distkit::launch

@@ -48,9 +48,4 @@ std::optional<Ring> find_ring(const CountMatrix& count, RingSearchStats* stats =
 std::vector<Ring> longest_partial_rings(const CountMatrix& count, size_t limit = 5,
                                         long budget = 200000);
 
-// The naive exhaustive search (every simple cycle from every start, like
-// MLX's extract_rings): the reference the benchmark and tests compare with.
-// Exponential: small inputs only.
-std::optional<Ring> find_ring_naive(const CountMatrix& count);
-
 }  // namespace distkit::topology
