@@ -1,6 +1,7 @@
 // What keeps a backend from running, as Problems: a link's subject is its
 // two ends (its speed is in the text), a device's is host and device.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,14 @@ namespace {
 
 using namespace distkit;
 
-const Problem* find_kind(const std::vector<Problem>& ps, const std::string& kind) {
+// The Problem of `kind` that keeps `backend` off these hosts, if any.
+std::optional<Problem> problem_of(const std::vector<probe::HostInfo>& hosts,
+                                  const std::string& backend, const std::string& kind) {
+  auto t = topology::build_topology(hosts);
+  auto ps = configtool::backend_problems(backend, t, topology::analyze(t, hosts));
   auto it = std::find_if(ps.begin(), ps.end(), [&](const Problem& p) { return p.kind == kind; });
-  return it == ps.end() ? nullptr : &*it;
+  if (it == ps.end()) return std::nullopt;
+  return *it;
 }
 
 }  // namespace
@@ -24,14 +30,12 @@ const Problem* find_kind(const std::vector<Problem>& ps, const std::string& kind
 TEST_CASE("a Thunderbolt 4 link keeps jaccl off: the link by its ends, its speed in the text") {
   std::vector<probe::HostInfo> hosts{test::mac("a", 1), test::mac("b", 1)};
   test::cable(hosts[0], 1, hosts[1], 1, "40 Gb/s");
-  auto t = topology::build_topology(hosts);
-  auto ps = configtool::backend_problems("jaccl", t, topology::analyze(t, hosts));
-  const Problem* p = find_kind(ps, "tb4-link");
-  REQUIRE(p != nullptr);
+  auto p = problem_of(hosts, "jaccl", "tb4-link");
+  REQUIRE(p);
   CHECK(p->subject == "a en2 <-> b en2");
   CHECK(p->problem == "RDMA needs Thunderbolt 5, and this link runs at 40 Gb/s");
   CHECK(p->remedy == "use ring");
-  CHECK(configtool::backend_problems("ring", t, topology::analyze(t, hosts)).empty());
+  CHECK_FALSE(problem_of(hosts, "ring", "tb4-link"));
 }
 
 TEST_CASE("more queue pairs than a device has: the device is the subject") {
@@ -45,10 +49,8 @@ TEST_CASE("more queue pairs than a device has: the device is the subject") {
     for (int j = i + 1; j < 11; ++j)
       test::cable(hosts[size_t(i + 1)], port_to(i, j), hosts[size_t(j + 1)], port_to(j, i));
   }
-  auto t = topology::build_topology(hosts);
-  auto ps = configtool::backend_problems("jaccl", t, topology::analyze(t, hosts));
-  const Problem* p = find_kind(ps, "too-many-queue-pairs");
-  REQUIRE(p != nullptr);
+  auto p = problem_of(hosts, "jaccl", "too-many-queue-pairs");
+  REQUIRE(p);
   CHECK(p->subject == "x rdma_en2");
   CHECK(p->problem == "11 queue pairs, more than the 10 a device supports (TN3205)");
   CHECK_FALSE(p->remedy.empty());
