@@ -344,6 +344,16 @@ void AgentClient::give_opening() {
 }
 
 void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
+  // Why it ended, as its ranks and any later start() are told.
+  std::string why;
+  if (!parser_.error().empty())
+    why = "host agent protocol error: " + parser_.error() +
+          "; use the same distkit version on every host";
+  else if (!e.error.empty())
+    why = e.error;
+  else
+    why = "its host agent ended (status " + std::to_string(e.shell_status()) +
+          ") before the rank did";
   if (phase_ != Phase::frames) {
     // No agent: the locator found none (its output says what the host
     // runs), the agent refused this protocol or ended before its facts,
@@ -357,21 +367,15 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
       std::lock_guard lock(mu_);
       agent_ended_ = true;
       agent_exit_ = e;
+      // With agent_ended_, not after it: a lazy agent's second rank may
+      // start meanwhile and must be told this, not a bare status.
+      if (!parser_.error().empty() || !e.error.empty()) ended_why_ = why;
       ranks = !slots_.empty();
     }
     give_opening();
     if (!ranks) return;  // a lazy agent's ranks are lost below
   }
   std::vector<long> live;
-  std::string why;
-  if (!parser_.error().empty())
-    why = "host agent protocol error: " + parser_.error() +
-          "; use the same distkit version on every host";
-  else if (!e.error.empty())
-    why = e.error;
-  else
-    why = "its host agent ended (status " + std::to_string(e.shell_status()) +
-          ") before the rank did";
   {
     std::lock_guard lock(mu_);
     agent_ended_ = true;
