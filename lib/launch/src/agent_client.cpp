@@ -344,14 +344,13 @@ void AgentClient::give_opening() {
 }
 
 void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
-  // Why it ended, as its ranks and any later start() are told.
-  std::string why;
-  if (!parser_.error().empty())
-    why = "host agent protocol error: " + parser_.error() +
-          "; use the same distkit version on every host";
-  else if (!e.error.empty())
-    why = e.error;
-  else
+  // Why it ended, as its ranks and any later start() are told: its cause
+  // (a protocol error, the link's failure) or, without one, its status.
+  std::string why = !parser_.error().empty() ? "host agent protocol error: " + parser_.error() +
+                                                   "; use the same distkit version on every host"
+                                             : e.error;
+  const bool has_cause = !why.empty();
+  if (!has_cause)
     why = "its host agent ended (status " + std::to_string(e.shell_status()) +
           ") before the rank did";
   if (phase_ != Phase::frames) {
@@ -369,7 +368,7 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
       agent_exit_ = e;
       // With agent_ended_, not after it: a lazy agent's second rank may
       // start meanwhile and must be told this, not a bare status.
-      if (!parser_.error().empty() || !e.error.empty()) ended_why_ = why;
+      if (has_cause) ended_why_ = why;
       ranks = !slots_.empty();
     }
     give_opening();
