@@ -107,6 +107,7 @@ std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& l
     if (agent_ && !agent_ended_)
       throw std::logic_error("start_with_preflight: the host agent on " + host() + " runs");
     ended = std::move(agent_);  // an earlier preflight's channel, over
+    unsent_.clear();
     agent_ended_ = aborted_ = abort_pending_ = false;
     agent_exit_ = {};
     ended_why_.clear();
@@ -131,16 +132,22 @@ std::future<AgentOpening> AgentClient::reset_opening(const agent_frames::Pairs& 
   return opening_done_.get_future();
 }
 
-// Stores the started channel. Its thread may have run already, and found
-// garbage before there was a channel to abort: that abort happens now.
+// Stores the started channel. Its thread may have run already: the frames
+// it sent meanwhile (P, answering a hello that came first) go out now, in
+// order, and garbage it found meanwhile aborts the channel now.
 void AgentClient::adopt(std::unique_ptr<ssh::RunningCommand> agent) {
+  std::lock_guard order(send_mu_);
+  ssh::RunningCommand* channel = agent.get();
   bool abort_now = false;
+  std::vector<std::string> unsent;
   {
     std::lock_guard lock(mu_);
     agent_ = std::move(agent);
     abort_now = abort_pending_;
+    unsent.swap(unsent_);
   }
-  if (abort_now) agent_now()->abort();
+  for (const auto& f : unsent) channel->write_stdin(f);
+  if (abort_now) channel->abort();
 }
 
 void AgentClient::abort_channel() {
@@ -209,14 +216,22 @@ void AgentClient::send_request() {
   send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
 }
 
-// Set once, before the first frame is sent; kept until we are destroyed.
-ssh::RunningCommand* AgentClient::agent_now() {
-  std::lock_guard lock(mu_);
-  return agent_.get();
-}
-
+// A frame to the agent: one write_stdin call a frame, so frames never
+// interleave. Before the channel is stored (the hello can be answered
+// before start() has returned, seen with a local agent under load) it
+// waits in unsent_ for adopt(); send_mu_ keeps frames in the order sent.
 void AgentClient::send(const std::string& f) {
-  if (auto* agent = agent_now()) agent->write_stdin(f);  // one call a frame: no interleaving
+  std::lock_guard order(send_mu_);
+  ssh::RunningCommand* channel = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    channel = agent_.get();
+    if (!channel) {
+      unsent_.push_back(f);
+      return;
+    }
+  }
+  channel->write_stdin(f);
 }
 
 void AgentClient::abort_rank(long id) {

@@ -375,6 +375,24 @@ TEST_CASE("garbage from the agent before its channel is stored still ends the ra
   CHECK(run.seconds < 5);
 }
 
+TEST_CASE("a hello before the agent's channel is stored is still answered with the request",
+          "[launch][agent]") {
+  // Seen under load with a local agent: its hello came while start() had
+  // not returned, and the request answering it was dropped; the agent then
+  // waited for it and the preflight timed out ("no answer to the checks").
+  auto agent = unstarted_agent(std::make_shared<SlowStart>());
+  auto request = agent_timing(5, kFirstRankWait);
+  request.insert(request.end(), {{"cmd", "sh"}, {"cwd", "/nonexistent-dir"}, {"git", "0"}});
+  auto done = agent->start_with_preflight(real_locator(), request);
+  auto r = opened(done);
+  REQUIRE(r.answered);
+  CHECK(agent_frames::pair_value(r.facts, "cwd") == "missing");
+  CHECK(agent->running());
+  auto run = run_on(local_plan(2, {"sh", "-c", "echo late $MLX_RANK"}), quiet_options(), agent);
+  CHECK(run.result.exit_code == 0);
+  CHECK(run.out.find("late 1\n") != std::string::npos);
+}
+
 TEST_CASE("a link lost between the locator's marker and the hello is a failed check",
           "[launch][agent]") {
   // Seen in chaos runs: a cut just after the locator. Not "an agent that

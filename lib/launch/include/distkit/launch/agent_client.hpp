@@ -167,7 +167,6 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   void end_slot(long id, const ssh::ExitInfo& e);
   void send(const std::string& frame);
   void send_request();
-  ssh::RunningCommand* agent_now();
   void abort_channel();
   void adopt(std::unique_ptr<ssh::RunningCommand> agent);
   void abort_rank(long id);
@@ -193,6 +192,9 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   bool aborted_ = false;  // abort_agent() was called
   // The channel's thread asked to abort it before start() had stored it.
   bool abort_pending_ = false;
+  // Frames sent before start() had stored the channel (adopt() sends them).
+  std::vector<std::string> unsent_;
+  std::mutex send_mu_;  // send() and adopt(): frames leave in the order sent
   AgentOpening opening_;
   std::string locator_out_;  // the locator's output, to its marker
   agent_frames::Pairs request_;
