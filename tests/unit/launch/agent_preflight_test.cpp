@@ -10,9 +10,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "catch.hpp"
 #include "distkit/launch/agent_protocol.hpp"
@@ -25,6 +27,39 @@ using namespace distkit::launch;
 namespace fs = std::filesystem;
 
 namespace {
+
+// A socket listening on port P+1 where P, bound as a rank binds it, was
+// free too: returns {fd, P+1}. Picked below the kernel's ephemeral range
+// (Linux 32768-60999), where no outgoing connection of a test running
+// beside this one can take P meanwhile (CI lost a run to one when P came
+// from the ephemeral range); spread by pid, as ports_lib.sh's blocks are.
+std::pair<int, int> listen_after_free_port() {
+  auto bound_socket = [](int port) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+    ::close(fd);
+    return -1;
+  };
+  const int slots = (32000 - 20000) / 2;
+  for (int k = 0; k < slots; ++k) {
+    const int port = 20000 + 2 * ((static_cast<int>(::getpid()) * 7 + k) % slots);
+    int probe = bound_socket(port);
+    if (probe < 0) continue;
+    int held = bound_socket(port + 1);
+    ::close(probe);
+    if (held >= 0 && ::listen(held, 1) == 0) return {held, port + 1};
+    if (held >= 0) ::close(held);
+  }
+  FAIL("no two free ports in 20000-32000");
+  return {-1, -1};
+}
 
 std::string this_system() {
   utsname u{};
@@ -219,16 +254,7 @@ TEST_CASE("the agent's checks: a missing command or directory and a taken port a
           "[launch][preflight]") {
   Cache cache;
   // One port held open here (listening): the rank that would bind it is named.
-  int held = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(held >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_ANY);
-  REQUIRE(::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  REQUIRE(::listen(held, 1) == 0);
-  socklen_t len = sizeof a;
-  REQUIRE(::getsockname(held, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  const int busy = ntohs(a.sin_port);
+  auto [held, busy] = listen_after_free_port();
   hostfile::Hostfile hf;
   hf.hosts.push_back({"localhost", {"127.0.0.1"}, {}});
   LaunchOptions o;
