@@ -32,8 +32,9 @@ rc=0
 expect_eq "$rc" 3 "exit status"
 expect_line "$WORK/err" "distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 3 running rank(s)"
 expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left"
-# The same job with --debug-log: a timestamped line for each host's agent,
-# each rank's start and end, each stop decision and the result; mode 0600.
+# The same job with --debug-log: a timestamped line for each host's agent
+# (its hello, its end), each rank's start and end, each stop decision and
+# the result; mode 0600.
 rc=0
 "$DL" --hostfile "$WORK/hostfile.json" -n 2 --debug-log "$WORK/debug.log" -- \
   sh -c "[ \$MLX_RANK = 1 ] && exit 3; $marker" 2>/dev/null || rc=$?
@@ -46,6 +47,7 @@ for line in "job: distlaunch [^ ]*: 2 rank(s) on 1 host(s): sh -c " \
     "job: distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)" \
     "rank 0 on 127.0.0.1: told to stop (TERM, KILL after the grace)" \
     "rank 0 on 127.0.0.1: ended (pid [1-9][0-9]*): exited with status 143" \
+    "127.0.0.1: agent ended" \
     "job: exit 3: rank 1 on 127.0.0.1 exited with status 3; stopping the other 1 running rank(s)"; do
   grep -q "^$ts $line" "$WORK/debug.log" || { cat "$WORK/debug.log"; fail "debug log: no line '$line'"; }
 done

@@ -84,11 +84,22 @@ AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent
       err_(err) {}
 
 AgentClient::~AgentClient() {
-  // Every rank has ended (the supervisor waited for them): EOF ends the agent.
-  if (agent_) {
-    agent_->close_stdin();
-    agent_->wait();
+  end_input();
+  wait_ended();
+}
+
+void AgentClient::end_input() {
+  std::lock_guard lock(mu_);
+  if (agent_) agent_->close_stdin();  // never blocks
+}
+
+void AgentClient::wait_ended() {
+  ssh::RunningCommand* channel = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    channel = agent_.get();
   }
+  if (channel) channel->wait();
 }
 
 ssh::StreamHandlers AgentClient::agent_handlers() {

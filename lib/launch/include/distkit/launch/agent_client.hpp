@@ -147,6 +147,12 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   // there). Call before any start().
   std::future<AgentOpening> start_with_preflight(const std::string& locator,
                                                  const agent_frames::Pairs& request);
+  // The end of the job here: EOF to the agent, which then ends (every rank
+  // has ended: the supervisor waited for them); end_input() on every host
+  // first, then wait_ended() on each, so the hosts end together. The
+  // destructor does both.
+  void end_input();
+  void wait_ended();
   // The agent runs (its channel has not ended).
   bool running();
   // Closes the agent's channel (a preflight that took too long).
