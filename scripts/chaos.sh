@@ -26,7 +26,7 @@
 #   --max-seconds T   start no round after T seconds (default 900)
 #   --faults LIST     only these fault kinds (default: all five)
 #   --build DIR       build dir holding apps/distlaunch (default ./build)
-#   --verbose         show distlaunch's stderr of failed rounds
+#   --verbose         show distlaunch's stderr and debug log of failed rounds
 # Exit status: 0 no failure, 1 a round failed, 2 usage, 77 no test cluster
 # possible here (not root, no namespaces).
 set -eu
@@ -163,7 +163,8 @@ while read -r kind host rank delay; do
   out="$WORK/r$round"
   mkdir -p "$out"
   "$DL" --ssh-config "$C/ssh_config" --hosts "$HOSTS" -n 2 --no-stdin --grace "$GRACE" \
-    --exit-window "$EXIT_WINDOW" --timeout 30 --record "$out/rec" --env "OUT=$out" \
+    --exit-window "$EXIT_WINDOW" --timeout 30 --record "$out/rec" --debug-log "$out/debug.log" \
+    --env "OUT=$out" \
     -- sh -c "$RANK" "$tag" > "$out/out" 2> "$out/err" &
   dl=$!
   sleep "$(awk -v d="$delay" 'BEGIN { printf "%.3f", d / 1000 }')"
@@ -278,7 +279,7 @@ while read -r kind host rank delay; do
   left=$(procs "$tag")
   [ "$left" = 0 ] || problem="${problem:+$problem; }$left process(es) left"
   [ "$left" != 0 ] || [ "$gone_ms" -le "$bound" ] ||
-    problem="${problem:+$problem; }processes gone after $gone_ms ms, bound $bound ms"
+    problem="${problem:+$problem; }processes gone after $gone_ms ms, bound $bound ms (distlaunch ended $((ended_at - fault_at)) ms after the fault)"
   if [ "$kind" = cut ]; then
     watch_cut
     gone_ms=${cut_gone_ms:-0} from=$fault_at
@@ -309,7 +310,11 @@ while read -r kind host rank delay; do
   else
     failures=$((failures + 1))
     printf 'round %d/%d: %s at %d ms: FAILED: %s\n' "$round" "$ROUNDS" "$what" "$delay" "$problem"
-    [ "$VERBOSE" = 0 ] || sed 's/^/  | /' "$out/err"
+    if [ "$VERBOSE" = 1 ]; then
+      sed 's/^/  | /' "$out/err"
+      # Where distlaunch spent the round: its debug log (--debug-log).
+      [ ! -s "$out/debug.log" ] || sed 's/^/  debug | /' "$out/debug.log"
+    fi
     echo "$kind failed $gone_ms" >> "$WORK/results"
     # A failed round may leave processes: clear them before the next round.
     k=1
