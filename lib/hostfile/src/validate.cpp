@@ -248,25 +248,4 @@ void validate(const Hostfile& hf, std::string_view subject) {
   check_repeats(hf.hosts, subject);
 }
 
-void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject) {
-  std::string name = "backend \"" + std::string(to_string(backend)) + "\"";
-  if (backend == Backend::jaccl || backend == Backend::jaccl_ring) {
-    for (size_t i = 0; i < hf.hosts.size(); ++i)
-      if (hf.hosts[i].rdma.empty())
-        fail(subject, host_path(i) + ".rdma", "is empty but " + name + " needs one entry per host",
-             "regenerate the hostfile with distconfig, or use the ring backend");
-    if (hf.hosts.empty() || hf.hosts[0].ips.empty())
-      fail(subject, "hosts[0].ips",
-           "is empty but " + name + " uses rank 0's first address as coordinator",
-           "add rank 0's management address (e.g. its en0 address)");
-    require_jaccl_links(hf.hosts, backend, subject);
-  } else if (backend == Backend::ring && hf.hosts.size() > 1) {
-    for (size_t i = 0; i < hf.hosts.size(); ++i)
-      if (hf.hosts[i].ips.empty())
-        fail(subject, host_path(i) + ".ips",
-             "is empty but " + name + " needs the addresses each rank listens on",
-             "add the host's address on the link to the previous host");
-  }
-}
-
 }  // namespace distkit::hostfile

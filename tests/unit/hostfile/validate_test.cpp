@@ -153,29 +153,16 @@ TEST_CASE("models built in code must hold UTF-8 text") {
         "x: hosts[0].ssh: is not valid UTF-8; save the file as UTF-8");
 }
 
-TEST_CASE("jaccl backends need an rdma row per host and a coordinator address") {
-  Hostfile hf;
-  hf.hosts = {{"a", {}, {std::monostate{}, std::string("rdma_en3")}}, {"b", {"10.0.0.2"}, {}}};
-  CHECK(usage_error_of([&] { require_backend_fields(hf, Backend::jaccl, "h"); }) ==
-        "h: hosts[1].rdma: is empty but backend \"jaccl\" needs one entry per host; regenerate "
+TEST_CASE("jaccl backends need an rdma row of one entry per host") {
+  std::vector<Host> hosts = {{"a", {"10.0.0.1"}, {std::monostate{}, std::string("rdma_en3")}},
+                             {"b", {"10.0.0.2"}, {}}};
+  CHECK(usage_error_of([&] { require_jaccl_links(hosts, Backend::jaccl, "h"); }) ==
+        "h: hosts[1].rdma: has 0 entries but backend \"jaccl\" needs one per host; regenerate "
         "the hostfile with distconfig, or use the ring backend");
-  hf.hosts[1].rdma = {std::string("rdma_en3"), std::monostate{}};
-  CHECK(usage_error_of([&] { require_backend_fields(hf, Backend::jaccl_ring, "h"); }) ==
-        "h: hosts[0].ips: is empty but backend \"jaccl-ring\" uses rank 0's first address as "
-        "coordinator; add rank 0's management address (e.g. its en0 address)");
-  hf.hosts[0].ips = {"10.0.0.1"};
-  CHECK_NOTHROW(require_backend_fields(hf, Backend::jaccl, "h"));
-}
-
-TEST_CASE("the ring backend needs addresses on every host of a multi-host job") {
-  Hostfile hf;
-  hf.hosts = {{"a", {"10.0.0.1"}, {}}, {"b", {}, {}}};
-  CHECK(usage_error_of([&] { require_backend_fields(hf, Backend::ring, "h"); }) ==
-        "h: hosts[1].ips: is empty but backend \"ring\" needs the addresses each rank listens on; "
-        "add the host's address on the link to the previous host");
-  hf.hosts.pop_back();
-  CHECK_NOTHROW(require_backend_fields(hf, Backend::ring, "h"));
-  CHECK_NOTHROW(require_backend_fields(hf, Backend::mpi, "h"));
+  CHECK_NOTHROW(require_jaccl_links(hosts, Backend::ring, "h"));
+  CHECK_NOTHROW(require_jaccl_links(hosts, Backend::mpi, "h"));
+  hosts[1].rdma = {std::string("rdma_en3"), std::monostate{}};
+  CHECK_NOTHROW(require_jaccl_links(hosts, Backend::jaccl, "h"));
 }
 
 namespace {

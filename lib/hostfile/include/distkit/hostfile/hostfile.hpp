@@ -76,12 +76,6 @@ void validate(const Hostfile& hf, std::string_view subject);
 // leave it unset. A warning, never an error: the job runs with it.
 std::string env_advice(std::string_view entry);
 
-// jaccl and jaccl-ring need what MLX's launcher needs: an rdma row on every
-// host and an address on rank 0 (the coordinator), and require_jaccl_links.
-// Throws UsageError naming the first host that lacks it. Other backends: no
-// extra requirement.
-void require_backend_fields(const Hostfile& hf, Backend backend, std::string_view subject);
-
 // The RDMA pairs the backend will use name devices (MLX #4283: a file that
 // misses one runs as N groups of one computing wrong answers; MLX refuses
 // it since #4284). jaccl: one row of n entries per rank, a device for every
