@@ -386,17 +386,17 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   so.secret = random_hex(32);
   so.log = log.get();
   JobResult result = supervise_with_restarts(plan, executors, so, o, s, *log);
-  // Every host's agent ends now, together; each end is in the debug log
-  // (a slow teardown says where it waited).
+  log->line("job", "exit " + std::to_string(result.exit_code) +
+                       (result.reason.empty() ? "" : ": " + result.reason));
+  for (auto dir : {o.record_dir, o.log_dir})
+    if (dir) write_manifest(*dir, {o, plan, facts, result, hosts.text});
+  // Then every host's agent ends, all told at once; each end is in the
+  // debug log (a slow teardown says where it waited).
   for (const auto& a : agents) a->end_input();
   for (size_t h = 0; h < agents.size(); ++h) {
     agents[h]->wait_ended();
     log->line(plan.hosts[h], "agent ended");
   }
-  log->line("job", "exit " + std::to_string(result.exit_code) +
-                       (result.reason.empty() ? "" : ": " + result.reason));
-  for (auto dir : {o.record_dir, o.log_dir})
-    if (dir) write_manifest(*dir, {o, plan, facts, result, hosts.text});
   return {result.exit_code, result.interrupted, result.stalled, result.reason,
           std::move(facts.problems)};
 }
