@@ -89,17 +89,18 @@ AgentClient::~AgentClient() {
 }
 
 void AgentClient::end_input() {
-  std::lock_guard lock(mu_);
-  if (agent_) agent_->close_stdin();  // never blocks
+  if (auto* channel = agent_now()) channel->close_stdin();
 }
 
 void AgentClient::wait_ended() {
-  ssh::RunningCommand* channel = nullptr;
-  {
-    std::lock_guard lock(mu_);
-    channel = agent_.get();
-  }
-  if (channel) channel->wait();
+  if (auto* channel = agent_now()) channel->wait();
+}
+
+// The stored channel (null before adopt()); read under mu_, used outside it,
+// as the channel's callbacks take mu_.
+ssh::RunningCommand* AgentClient::agent_now() {
+  std::lock_guard lock(mu_);
+  return agent_.get();
 }
 
 ssh::StreamHandlers AgentClient::agent_handlers() {

@@ -173,6 +173,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   void end_slot(long id, const ssh::ExitInfo& e);
   void send(const std::string& frame);
   void send_request();
+  ssh::RunningCommand* agent_now();
   void abort_channel();
   void adopt(std::unique_ptr<ssh::RunningCommand> agent);
   void abort_rank(long id);
