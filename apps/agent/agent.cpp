@@ -37,6 +37,8 @@
 namespace distkit_agent {
 namespace {
 
+namespace af = distkit::agent_frames;
+
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
 constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
@@ -84,8 +86,7 @@ struct Dumper {
 // The M frame's pairs for one rank: its group's counters and its
 // heartbeat file's mtime (milliseconds since the epoch; absent: none).
 std::string progress_pairs(const GroupCounters& c, const std::string& heartbeat) {
-  distkit::agent_frames::Pairs p = {{"cpu_ms", std::to_string(c.cpu_ms)},
-                                    {"processes", std::to_string(c.processes)}};
+  af::Pairs p = {{"cpu_ms", std::to_string(c.cpu_ms)}, {"processes", std::to_string(c.processes)}};
   if (c.io_bytes >= 0) p.emplace_back("io_bytes", std::to_string(c.io_bytes));
   struct stat st {};
   if (!heartbeat.empty() && stat(heartbeat.c_str(), &st) == 0) {
@@ -97,14 +98,13 @@ std::string progress_pairs(const GroupCounters& c, const std::string& heartbeat)
     p.emplace_back("heartbeat_ms",
                    std::to_string(static_cast<long long>(m.tv_sec) * 1000 + m.tv_nsec / 1000000));
   }
-  return distkit::agent_frames::encode_pairs(p);
+  return af::encode_pairs(p);
 }
 
 // The launcher's timing, from its P frame; false (with why) when the
 // values are missing or break agent_protocol.hpp's order.
-bool read_timing(const distkit::agent_frames::Pairs& p, long& heartbeat, long& idle,
-                 long& first_wait, std::string& why) {
-  namespace af = distkit::agent_frames;
+bool read_timing(const af::Pairs& p, long& heartbeat, long& idle, long& first_wait,
+                 std::string& why) {
   const char* names[] = {"heartbeat_limit", "idle_limit", "first_rank_wait"};
   long* values[] = {&heartbeat, &idle, &first_wait};
   for (int i = 0; i < 3; ++i)
@@ -132,21 +132,18 @@ class Agent {
     std::string line = "distkit-agent: " + msg + "\n";
     (void)!write(2, line.data(), line.size());
   }
-  void emit(char kind, long id, const char* data, std::size_t n) {
+  void emit(char kind, long id, std::string_view data) {
     // Once the launcher is gone, output nobody may read is not kept.
     if (stdout_broken_ || (gone_ && out_.size() >= kOutputLimit)) return;
-    out_ += kind;
-    out_ += ' ' + std::to_string(id) + ' ' + std::to_string(n) + '\n';
-    out_.append(data, n);
+    af::append_frame(out_, af::Channel::from_agent, kind, id, data);
   }
   // The X frame for rank `id`; with a message on its stderr first when a
   // start failed.
   void report_exit(long id, const std::string& status) {
-    if (!stdout_broken_) out_ += "X " + std::to_string(id) + " " + status + "\n";
+    if (!stdout_broken_) af::append_frame(out_, af::Channel::from_agent, 'X', id, status);
   }
   void fail_start(long id, const std::string& msg, int code) {
-    std::string line = "distkit-agent: " + msg + "\n";
-    emit('R', id, line.data(), line.size());
+    emit('R', id, "distkit-agent: " + msg + "\n");
     report_exit(id, std::to_string(code));
   }
   void handle_frames();
@@ -173,8 +170,8 @@ class Agent {
   bool sampling_ = false;  // P's sample=1: M frames every kSampleInterval
   double next_sample_ = 0;
   std::map<pid_t, Dumper> dumpers_;
-  std::string in_;   // stdin bytes not parsed yet
-  std::string out_;  // frames not written to stdout yet
+  af::FrameStream in_{af::Channel::to_agent};  // the launcher's frames
+  std::string out_;                            // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
   double gone_at_ = 0, last_input_ = 0;
   std::map<long, WrapperChild> wrappers_;
@@ -183,26 +180,15 @@ class Agent {
 // The frames complete in in_; a malformed one ends the agent's input (the
 // launcher and we disagree on the protocol; nothing after it can be trusted).
 void Agent::handle_frames() {
-  std::size_t pos = 0;
-  while (true) {
-    namespace af = distkit::agent_frames;
-    std::size_t nl = in_.find('\n', pos);
-    // No header can be this long: garbage, not a frame still arriving.
-    if (nl == std::string::npos && in_.size() - pos <= af::max_header(af::Channel::to_agent)) break;
-    const std::string line = in_.substr(pos, nl == std::string::npos ? nl : nl - pos);
-    auto h = nl == std::string::npos ? std::nullopt : af::parse_header(af::Channel::to_agent, line);
+  while (auto f = in_.next()) {
+    const char kind = f->kind;
+    const long id = f->number;
     // P first, once: the timing and the checks come before any rank.
-    if (!h || (h->kind == 'P') == preflight_done_)
-      return protocol_error("unexpected frame '" + line.substr(0, 40) + "'" +
-                            (h && !preflight_done_ ? " before the launcher's P frame" : ""));
-    const char kind = h->kind;
-    const long id = h->number;
-    std::size_t after = nl + 1;
-    if (h->sized && in_.size() - after < h->size) break;  // wait for the bytes
-    std::string payload = h->sized ? in_.substr(after, h->size) : std::string();
-    pos = after + (h->sized ? h->size : 0);
+    if (!kind || (kind == 'P') == preflight_done_)
+      return protocol_error("unexpected frame '" + (kind ? std::string(1, kind) : f->data) + "'" +
+                            (kind && !preflight_done_ ? " before the launcher's P frame" : ""));
     if (kind == 'P') {
-      if (!preflight(payload)) return;
+      if (!preflight(f->data)) return;
       continue;
     }
     auto w = wrappers_.find(id);
@@ -212,11 +198,11 @@ void Agent::handle_frames() {
         report_exit(id, "125");  // too late to start anything
         continue;
       }
-      start(id, payload);
+      start(id, f->data);
     } else if (w == wrappers_.end() || w->second.exited) {
       // A rank that has ended: what was still sent to it is dropped.
     } else if (kind == 'I') {
-      if (w->second.in >= 0) w->second.queue += payload;
+      if (w->second.in >= 0) w->second.queue += f->data;
     } else if (kind == 'C') {
       w->second.close_after = true;
     } else if (kind == 'W' || kind == 'L') {
@@ -226,20 +212,17 @@ void Agent::handle_frames() {
       close_fd(w->second.in);
     }
   }
-  in_.erase(0, pos);
 }
 
 // Nothing after a malformed frame can be trusted: read no more, and stop.
 void Agent::protocol_error(const std::string& why) {
   say("protocol error: " + why);
-  in_.clear();
   eof_ = true;
   launcher_gone();
 }
 
 // The launcher's P frame: its timing, then the checks, answered in F.
 bool Agent::preflight(const std::string& payload) {
-  namespace af = distkit::agent_frames;
   auto pairs = af::decode_pairs(payload);
   long heartbeat = 0, idle = 0, first_wait = 0;
   std::string why = "malformed P frame";
@@ -251,8 +234,7 @@ bool Agent::preflight(const std::string& payload) {
   idle_ = static_cast<double>(idle);
   first_wait_ = static_cast<double>(first_wait);
   sampling_ = af::pair_value(*pairs, "sample") == "1";
-  std::string facts = af::encode_pairs(run_checks(*pairs));
-  out_ += "F " + std::to_string(facts.size()) + "\n" + facts;
+  af::append_frame(out_, af::Channel::from_agent, 'F', -1, af::encode_pairs(run_checks(*pairs)));
   preflight_done_ = true;
   last_input_ = now_seconds();  // the checks took time that was not silence
   return true;
@@ -261,7 +243,7 @@ bool Agent::preflight(const std::string& payload) {
 // Forks the wrapper for rank `id`. The child keeps only its three pipe ends
 // (every other descriptor of ours is closed) and runs run_rank itself.
 void Agent::start(long id, const std::string& request) {
-  auto [env, args] = distkit::agent_frames::decode_request(request);
+  auto [env, args] = af::decode_request(request);
   if (wrappers_.count(id)) {
     say("protocol error: rank id " + std::to_string(id) + " started twice");
     return;
@@ -338,7 +320,7 @@ bool Agent::read_pipe(long id, int& fd, char kind) {
   char buf[65536];
   ssize_t n = read(fd, buf, sizeof buf);
   if (n > 0) {
-    emit(kind, id, buf, static_cast<std::size_t>(n));
+    emit(kind, id, std::string_view(buf, static_cast<std::size_t>(n)));
     return true;
   }
   if (n == 0 || (errno != EINTR && errno != EAGAIN)) close_fd(fd);
@@ -427,7 +409,7 @@ void Agent::start_dump(long id, bool final) {
   int p[2] = {-1, -1};
   if (none.empty() && pipe(p) != 0)
     none = std::string("cannot create a pipe: ") + std::strerror(errno);
-  if (!none.empty()) return emit('B', id, none.data(), none.size());
+  if (!none.empty()) return emit('B', id, none);
   const pid_t group = w->second.rank;
   pid_t pid = fork_child();
   if (pid == 0) {
@@ -450,7 +432,7 @@ void Agent::start_dump(long id, bool final) {
   if (pid < 0) {
     close(p[0]);
     none = std::string("cannot fork: ") + std::strerror(errno);
-    return emit('B', id, none.data(), none.size());
+    return emit('B', id, none);
   }
   set_cloexec_nonblock(p[0]);
   dumpers_[pid] = Dumper{id, p[0], {}};
@@ -469,7 +451,7 @@ void Agent::read_dump(pid_t pid) {
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
   close(d.fd);
   if (d.text.empty()) d.text = "the stack dump ended without output";
-  emit('B', d.id, d.text.data(), d.text.size());
+  emit('B', d.id, d.text);
   dumpers_.erase(it);  // reap() collects the process
 }
 
@@ -485,8 +467,7 @@ void Agent::sample() {
   for (const auto& [id, w] : wrappers_) {
     auto c = w.exited ? counters.end() : counters.find(w.rank);
     if (c == counters.end()) continue;
-    std::string pairs = progress_pairs(c->second, w.heartbeat);
-    emit('M', id, pairs.data(), pairs.size());
+    emit('M', id, progress_pairs(c->second, w.heartbeat));
   }
 }
 
@@ -533,7 +514,7 @@ int Agent::run() {
   set_cloexec_nonblock(1);
   // The hello (agent_protocol.hpp): the launcher hands us ranks only after
   // one of its own protocol.
-  out_ = "V " + std::to_string(distkit::kAgentProtocol) + " " + distkit::kVersion + "\n";
+  af::append_frame(out_, af::Channel::from_agent, 'V', distkit::kAgentProtocol, distkit::kVersion);
   while (true) {
     reap();
     finish_wrappers();
@@ -583,7 +564,7 @@ int Agent::run() {
       ssize_t n = read(0, buf, sizeof buf);
       if (n > 0) {
         last_input_ = now_seconds();
-        in_.append(buf, static_cast<std::size_t>(n));
+        in_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
         handle_frames();
       } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
         eof_ = true;

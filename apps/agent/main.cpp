@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "agent.hpp"
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/version.hpp"
-#include "frames.hpp"
 #include "group.hpp"
 #include "posix_util.hpp"
 #include "temp_dir.hpp"
@@ -107,7 +107,7 @@ class RankWrapper {
   Args a_;
   std::string host_ = "?";
   std::string dir_;
-  FrameReader frames_;
+  distkit::agent_frames::FrameStream frames_{distkit::agent_frames::Channel::to_wrapper};
   std::string out_;  // bytes for the rank's stdin not yet written
   bool eof_ = false;
   int wfd_ = -1;  // write end of the rank's stdin pipe
@@ -130,7 +130,7 @@ void RankWrapper::pump(double seconds) {
     char buf[65536];
     ssize_t got = read(0, buf, sizeof buf);
     if (got > 0)
-      frames_.feed(buf, static_cast<std::size_t>(got));
+      frames_.feed(std::string_view(buf, static_cast<std::size_t>(got)));
     else if (got == 0 || (errno != EINTR && errno != EAGAIN))
       eof_ = true;
   }
@@ -153,12 +153,12 @@ void RankWrapper::wait_for_secret() {
   while (true) {
     if (g_signalled) finish(g_signalled);
     if (auto f = frames_.next()) {
-      if (f->kind != 'S' || f->payload.empty()) {
+      if (f->kind != 'S') {
         say("protocol error: no secret frame from the launcher");
         finish(125);
       }
       mode_t old = umask(077);
-      bool ok = write_file(dir_ + "/secret", f->payload + "\n", 0600);
+      bool ok = write_file(dir_ + "/secret", f->data + "\n", 0600);
       umask(old);
       if (!ok) {
         say("cannot write " + dir_ + "/secret");
@@ -302,17 +302,22 @@ int RankWrapper::run() {
     while (auto f = frames_.next()) {
       last_frame = now_seconds();
       if (f->kind == 'D') {
-        if (wfd_ >= 0) out_ += f->payload;
+        if (wfd_ >= 0) out_ += f->data;
       } else if (f->kind == 'E') {
         close_after = true;
       } else if (f->kind == 'G') {
-        if (int sig = distkit::signal_number(f->payload)) kill(-pid_, sig);
+        if (int sig = distkit::signal_number(f->data)) kill(-pid_, sig);
       } else if (f->kind == 'T') {
         stop_group();
         stopped = true;
         break;
       } else if (f->kind == 'K') {
         kill(-pid_, SIGKILL);
+      } else if (!f->kind) {  // nothing after a frame we cannot read can be trusted
+        stop_group();
+        say("protocol error: unexpected frame '" + f->data + "' from the launcher; rank stopped");
+        stopped = true;
+        break;
       }
     }
     if (close_after && wfd_ >= 0 && out_.empty()) close(wfd_), wfd_ = -1;

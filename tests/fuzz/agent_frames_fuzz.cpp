@@ -1,13 +1,13 @@
-// Fuzzes the three decoders of the launcher <-> host side protocol (all of
-// them read agent_frames.hpp's table): the launcher's AgentFrameParser of
-// the agent's output, the rank wrapper's FrameReader of the launcher's
-// frames, and parse_header on every channel (the agent's reader of the
-// launcher's frames is parse_header plus the wait for a frame's bytes).
-// The first input byte picks where the stream is split in two: what a
-// decoder makes of the stream must not depend on how it arrives, and no
-// frame may carry more bytes than the input had. The pairs of P and F
-// frames (decode_pairs) must read back to exactly what they were made of,
-// and a rank's start request (decode_request) to the same strings.
+// Fuzzes the launcher <-> host side protocol's one decoder
+// (agent_frames.hpp's FrameStream, which the launcher, the agent and the
+// rank wrapper all use) on each of its three channels, and parse_header on
+// every line. The first input byte picks where the stream is split in two:
+// what the decoder makes of the stream must not depend on how it arrives,
+// no frame may carry more bytes than the input had, and the frames it reads,
+// encoded again (append_frame), must read back as the same frames. The
+// pairs of P and F frames (decode_pairs) must read back to exactly what
+// they were made of, and a rank's start request (decode_request) to the
+// same strings.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,9 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/agent_frames.hpp"
-#include "frames.hpp"
 #include "fuzz_check.hpp"
 
 using distkit::fuzz::require;
@@ -27,26 +25,16 @@ namespace {
 
 using Seen = std::vector<std::tuple<char, long, std::string>>;
 
-// The launcher's parser, fed `parts` in order: its frames and whether it
-// ended in an error.
-std::pair<Seen, bool> launcher_reads(const std::vector<std::string_view>& parts) {
-  distkit::launch::AgentFrameParser p;
-  Seen seen;
-  for (auto part : parts)
-    p.feed(part, [&](const distkit::launch::AgentFrameParser::Frame& f) {
-      seen.emplace_back(f.kind, f.id, f.data);
-    });
-  return {seen, !p.error().empty()};
-}
-
-Seen wrapper_reads(const std::vector<std::string_view>& parts) {
-  distkit_agent::FrameReader r;
+// The decoder on `channel`, fed `parts` in order: its frames (garbage as
+// kind 0) and whether it ended broken.
+std::pair<Seen, bool> reads(af::Channel channel, const std::vector<std::string_view>& parts) {
+  af::FrameStream s(channel);
   Seen seen;
   for (auto part : parts) {
-    r.feed(part.data(), part.size());
-    while (auto f = r.next()) seen.emplace_back(f->kind, 0, f->payload);
+    s.feed(part);
+    while (auto f = s.next()) seen.emplace_back(f->kind, f->number, f->data);
   }
-  return seen;
+  return {seen, s.broken()};
 }
 
 }  // namespace
@@ -58,11 +46,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string_view> whole = {in};
   const std::vector<std::string_view> split = {in.substr(0, cut), in.substr(cut)};
 
-  auto [frames, failed] = launcher_reads(whole);
-  require(launcher_reads(split) == std::make_pair(frames, failed));
-  for (const auto& [kind, id, bytes] : frames) {
-    require(af::find_spec(af::Channel::from_agent, kind) != nullptr);
-    require(bytes.size() <= in.size());
+  Seen frames;
+  for (auto channel : {af::Channel::to_agent, af::Channel::from_agent, af::Channel::to_wrapper}) {
+    auto [read, broken] = reads(channel, whole);
+    require(reads(channel, split) == std::make_pair(read, broken));
+    // The frames read, encoded again, read back as the same frames.
+    std::string again;
+    Seen good;
+    for (const auto& frame : read) {
+      const auto& [kind, number, bytes] = frame;
+      require(bytes.size() <= in.size());
+      if (!kind) continue;  // garbage, the last frame read
+      af::append_frame(again, channel, kind, number, bytes);
+      good.push_back(frame);
+    }
+    require(reads(channel, {again}) == std::make_pair(good, false));
+    if (channel == af::Channel::from_agent) frames = read;
   }
 
   // A list decode_pairs takes is one encode_pairs makes, byte for byte.
@@ -75,10 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto request = af::decode_request(in);
   auto again = af::decode_request(af::encode_request(request));
   require(again.env == request.env && again.args == request.args);
-
-  auto read = wrapper_reads(whole);
-  require(wrapper_reads(split) == read);
-  for (const auto& [kind, id, bytes] : read) require(bytes.size() <= in.size());
 
   // Every line as a header of each channel: a header read back must name a
   // frame of that channel, and its word must lie inside the line.

@@ -20,20 +20,6 @@ struct AgentClient::Slot {
   bool aborted = false;  // abort() was called
 };
 
-std::string agent_frame(char kind, long id, std::string_view data) {
-  namespace af = agent_frames;
-  const af::Spec* spec = af::find_spec(af::Channel::to_agent, kind);
-  if (!spec)
-    throw std::logic_error(std::string("agent_frame: no frame '") + kind + "' to the agent");
-  std::string f(1, kind);
-  if (spec->first == af::Field::id) f += ' ' + std::to_string(id);
-  const bool sized = spec->first == af::Field::size || spec->second == af::Field::size;
-  if (sized) f += ' ' + std::to_string(data.size());
-  f += '\n';
-  if (sized) f.append(data);
-  return f;
-}
-
 std::string agent_request(const std::vector<std::string>& env,
                           const std::vector<std::string>& args) {
   return agent_frames::encode_request({env, args});
@@ -76,12 +62,8 @@ void AgentRankCommand::wait() {
   owner_->cv_.wait(lock, [&] { return owner_->slots_.count(id_) == 0; });
 }
 
-AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
-                         std::FILE* err, agent_frames::Pairs timing)
-    : inner_(std::move(inner)),
-      agent_command_(std::move(agent_command)),
-      timing_(std::move(timing)),
-      err_(err) {}
+AgentClient::AgentClient(std::shared_ptr<ssh::Executor> inner, std::FILE* err)
+    : inner_(std::move(inner)), err_(err) {}
 
 AgentClient::~AgentClient() {
   end_input();
@@ -126,7 +108,6 @@ std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& l
   }
   if (ended) ended->wait();
   auto result = reset_opening(request);
-  lazy_ = false;
   phase_ = Phase::locate;  // before the channel exists: no callback yet
   adopt(inner_->start(locator, agent_handlers()));
   return result;
@@ -139,7 +120,8 @@ std::future<AgentOpening> AgentClient::reset_opening(const agent_frames::Pairs& 
   opening_done_ = std::promise<AgentOpening>();
   locator_out_.clear();
   request_ = request;
-  parser_ = AgentFrameParser();
+  parser_ = agent_frames::FrameStream(agent_frames::Channel::from_agent);
+  parse_error_.clear();
   err_line_.clear();
   return opening_done_.get_future();
 }
@@ -194,18 +176,8 @@ std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& req
                                                           ssh::StreamHandlers handlers,
                                                           RankReports reports) {
   std::unique_lock lock(mu_);
-  if (!agent_ && !agent_ended_) {
-    if (agent_command_.empty())
-      throw std::logic_error("the host agent on " + host() + " was never started");
-    // Not under the lock: the channel's thread may call back meanwhile.
-    lock.unlock();
-    (void)reset_opening(timing_);
-    lazy_ = true;
-    phase_ = Phase::hello;  // no locator: the agent's hello comes first
-    adopt(inner_->start(agent_command_, agent_handlers()));
-    send_request();  // before the first N, without waiting for the hello (checked as it comes)
-    lock.lock();
-  }
+  if (!agent_ && !agent_ended_)
+    throw std::logic_error("the host agent on " + host() + " was never started");
   if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
     throw std::runtime_error("the host agent on " + host() + " has ended (" +
                              (!ended_why_.empty() ? ended_why_
@@ -223,7 +195,7 @@ std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& req
   return std::make_unique<AgentRankCommand>(shared_from_this(), id);
 }
 
-// The P frame: the opening's request (the lazy agent's is its timing).
+// The P frame: the opening's request.
 void AgentClient::send_request() {
   send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
 }
@@ -262,7 +234,7 @@ void AgentClient::abort_rank(long id) {
 }
 
 void AgentClient::on_agent_stderr(std::string_view bytes) {
-  if (phase_ != Phase::frames && !lazy_) {
+  if (phase_ != Phase::frames) {
     // Why a locator or an agent ended early: its first line is enough.
     if (opening_.err.size() < 4096) opening_.err.append(bytes);
     return;
@@ -295,34 +267,48 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
     if (!rest.empty()) on_agent_stdout(rest);
     return;
   }
-  bool ok = parser_.feed(bytes, [&](const AgentFrameParser::Frame& f) {
-    if (phase_ != Phase::frames) return on_opening_frame(f);
-    if (f.kind != 'O' && f.kind != 'R' && f.kind != 'X' && f.kind != 'M' && f.kind != 'B')
-      return parser_.fail(std::string("a second '") + f.kind + "' frame from the agent");
-    std::shared_ptr<Slot> slot;
-    {
-      std::lock_guard lock(mu_);
-      auto it = slots_.find(f.id);
-      if (it != slots_.end() && !it->second->ended) slot = it->second;
-    }
-    if (!slot) return;
-    if (f.kind == 'O') {
-      if (slot->handlers.on_stdout) slot->handlers.on_stdout(f.data);
-    } else if (f.kind == 'R') {
-      if (slot->handlers.on_stderr) slot->handlers.on_stderr(f.data);
-    } else if (f.kind == 'M') {
-      auto pairs = agent_frames::decode_pairs(f.data);
-      if (!pairs) return parser_.fail("malformed 'M' frame from the agent");
-      if (slot->reports.on_progress) slot->reports.on_progress(*pairs);
-    } else if (f.kind == 'B') {
-      if (slot->reports.on_stacks) slot->reports.on_stacks(f.data);
-    } else {
-      end_slot(f.id, agent_exit_info(f.data));
-    }
-  });
+  parser_.feed(bytes);
+  while (parse_error_.empty()) {
+    auto f = parser_.next();
+    if (!f) break;
+    if (!f->kind)
+      parse_error_ = "unexpected frame '" + f->data + "' from the agent";
+    else if (phase_ != Phase::frames)
+      on_opening_frame(*f);
+    else
+      on_rank_frame(*f);
+  }
   // Nothing after a bad frame can be trusted: close the channel; its on_exit
   // then fails every rank still on it (or gives the opening).
-  if (!ok || !parser_.error().empty()) abort_channel();
+  if (!parse_error_.empty()) abort_channel();
+}
+
+// A rank's output, reports or end.
+void AgentClient::on_rank_frame(const agent_frames::FrameStream::Frame& f) {
+  if (f.kind != 'O' && f.kind != 'R' && f.kind != 'X' && f.kind != 'M' && f.kind != 'B') {
+    parse_error_ = std::string("a second '") + f.kind + "' frame from the agent";
+    return;
+  }
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard lock(mu_);
+    auto it = slots_.find(f.number);
+    if (it != slots_.end() && !it->second->ended) slot = it->second;
+  }
+  if (!slot) return;
+  if (f.kind == 'O') {
+    if (slot->handlers.on_stdout) slot->handlers.on_stdout(f.data);
+  } else if (f.kind == 'R') {
+    if (slot->handlers.on_stderr) slot->handlers.on_stderr(f.data);
+  } else if (f.kind == 'M') {
+    auto pairs = agent_frames::decode_pairs(f.data);
+    if (!pairs) parse_error_ = "malformed 'M' frame from the agent";
+    if (pairs && slot->reports.on_progress) slot->reports.on_progress(*pairs);
+  } else if (f.kind == 'B') {
+    if (slot->reports.on_stacks) slot->reports.on_stacks(f.data);
+  } else {
+    end_slot(f.number, agent_exit_info(f.data));
+  }
 }
 
 void AgentClient::on_locator_line(std::string_view line) {
@@ -335,11 +321,11 @@ void AgentClient::on_locator_line(std::string_view line) {
 }
 
 // The hello, which P answers, then the facts, which give the opening.
-void AgentClient::on_opening_frame(const AgentFrameParser::Frame& f) {
+void AgentClient::on_opening_frame(const agent_frames::FrameStream::Frame& f) {
   if (phase_ == Phase::hello && f.kind == 'V') {
-    opening_.protocol = f.id;
+    opening_.protocol = f.number;
     opening_.version = f.data;
-    if (f.id != kAgentProtocol) {  // another protocol: nothing it sends can be trusted
+    if (f.number != kAgentProtocol) {  // another protocol: nothing it sends can be trusted
       {
         std::lock_guard lock(mu_);
         aborted_ = true;
@@ -349,13 +335,15 @@ void AgentClient::on_opening_frame(const AgentFrameParser::Frame& f) {
       return;
     }
     phase_ = Phase::facts;
-    if (!lazy_) send_request();
+    send_request();
     return;
   }
   auto facts = f.kind == 'F' ? agent_frames::decode_pairs(f.data) : std::nullopt;
-  if (phase_ != Phase::facts || !facts)
-    return parser_.fail(std::string("unexpected '") + f.kind + "' frame from the agent before " +
-                        (phase_ == Phase::hello ? "its hello" : "its facts"));
+  if (phase_ != Phase::facts || !facts) {
+    parse_error_ = std::string("unexpected '") + f.kind + "' frame from the agent before " +
+                   (phase_ == Phase::hello ? "its hello" : "its facts");
+    return;
+  }
   opening_.facts = std::move(*facts);
   opening_.answered = true;
   phase_ = Phase::frames;
@@ -373,9 +361,9 @@ void AgentClient::give_opening() {
 void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   // Why it ended, as its ranks and any later start() are told: its cause
   // (a protocol error, the link's failure) or, without one, its status.
-  std::string why = !parser_.error().empty() ? "host agent protocol error: " + parser_.error() +
-                                                   "; use the same distkit version on every host"
-                                             : e.error;
+  std::string why = !parse_error_.empty() ? "host agent protocol error: " + parse_error_ +
+                                                "; use the same distkit version on every host"
+                                          : e.error;
   const bool has_cause = !why.empty();
   if (!has_cause)
     why = "its host agent ended (status " + std::to_string(e.shell_status()) +
@@ -385,21 +373,21 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
     // runs), the agent refused this protocol or ended before its facts,
     // or the link failed (error set).
     opening_.exit = e;
-    if (!parser_.error().empty() && e.error.empty())
-      opening_.exit.error = "host agent protocol error: " + parser_.error();
+    if (!parse_error_.empty() && e.error.empty())
+      opening_.exit.error = "host agent protocol error: " + parse_error_;
     phase_ = Phase::frames;
     bool ranks = false;
     {
       std::lock_guard lock(mu_);
       agent_ended_ = true;
       agent_exit_ = e;
-      // With agent_ended_, not after it: a lazy agent's second rank may
-      // start meanwhile and must be told this, not a bare status.
+      // With agent_ended_, not after it: a start() meanwhile must be told
+      // this, not a bare status.
       if (has_cause) ended_why_ = why;
       ranks = !slots_.empty();
     }
     give_opening();
-    if (!ranks) return;  // a lazy agent's ranks are lost below
+    if (!ranks) return;  // ranks started before the opening (a caller's bug) are lost below
   }
   std::vector<long> live;
   {

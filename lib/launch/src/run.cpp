@@ -201,7 +201,7 @@ std::vector<std::shared_ptr<AgentClient>> agent_clients(
     const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
   std::vector<std::shared_ptr<AgentClient>> agents;
   for (const auto& host_ex : per_host(plan, ex))
-    agents.push_back(std::make_shared<AgentClient>(host_ex, "", err));
+    agents.push_back(std::make_shared<AgentClient>(host_ex, err));
   return agents;
 }
 

@@ -1,6 +1,6 @@
-// A rank's start request for its host agent (wrapper.hpp), and the frames
-// the launcher sends its wrapper. Keys are validated by the plan; values
-// travel as NUL-terminated strings, never through a shell.
+// A rank's start request for its host agent (wrapper.hpp). Keys are
+// validated by the plan; values travel as NUL-terminated strings, never
+// through a shell.
 #include "distkit/launch/wrapper.hpp"
 
 #include <algorithm>
@@ -29,17 +29,5 @@ std::string rank_start_request(const Plan& plan, const RankSpec& rank,
   auto r = rank_request(plan, rank, settings);
   return agent_request(r.env, r.args);
 }
-
-namespace frame {
-std::string secret(std::string_view hex) {
-  return "S " + std::string(hex) + "\n";
-}
-std::string data(std::string_view bytes) {
-  return "D " + std::to_string(bytes.size()) + "\n" + std::string(bytes);
-}
-std::string signal(std::string_view name) {
-  return "G " + std::string(name) + "\n";
-}
-}  // namespace frame
 
 }  // namespace distkit::launch

@@ -1,4 +1,4 @@
-// The host agent: its frame format on the launcher's side, and whole jobs
+// The host agent from the launcher's side (AgentClient): its opening, and whole jobs
 // supervised through one agent (apps/agent/agent.cpp, the real
 // distkit-agent) on this machine: output, exit codes, fail-fast
 // teardown, stdin to every rank, and an agent that dies or talks nonsense.
@@ -33,7 +33,7 @@ std::string real_locator() {
 
 std::shared_ptr<AgentClient> unstarted_agent(std::shared_ptr<ssh::Executor> ex = nullptr) {
   if (!ex) ex = std::make_shared<ssh::LocalExecutor>("localhost");
-  return std::make_shared<AgentClient>(ex, "false");
+  return std::make_shared<AgentClient>(ex);
 }
 
 AgentOpening opened(std::future<AgentOpening>& done) {
@@ -41,67 +41,7 @@ AgentOpening opened(std::future<AgentOpening>& done) {
   return done.get();
 }
 
-std::vector<AgentFrameParser::Frame> parse_all(AgentFrameParser& p, const std::string& bytes,
-                                               size_t step) {
-  std::vector<AgentFrameParser::Frame> out;
-  for (size_t i = 0; i < bytes.size(); i += step)
-    p.feed(std::string_view(bytes).substr(i, step),
-           [&](const AgentFrameParser::Frame& f) { out.push_back(f); });
-  return out;
-}
-
 }  // namespace
-
-TEST_CASE("agent frames are parsed whatever the split", "[launch][agent]") {
-  using namespace std::string_literals;
-  const std::string bytes =
-      "V 2 0.1.0-rc1\nF 3\na=\0O 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n"s;
-  for (size_t step : {1, 2, 7, 1000}) {
-    INFO(step);
-    AgentFrameParser p;
-    auto f = parse_all(p, bytes, step);
-    REQUIRE(f.size() == 7);
-    CHECK((f[0].kind == 'V' && f[0].id == 2 && f[0].data == "0.1.0-rc1"));
-    CHECK((f[1].kind == 'F' && f[1].data == "a=\0"s));
-    f.erase(f.begin(), f.begin() + 2);
-    CHECK((f[0].kind == 'O' && f[0].id == 3 && f[0].data == "ab\ncd"));
-    CHECK((f[1].kind == 'R' && f[1].id == 12 && f[1].data.empty()));
-    CHECK((f[2].kind == 'X' && f[2].id == 3 && f[2].data == "0"));
-    CHECK((f[3].kind == 'O' && f[3].id == 1 && f[3].data == "\n\n"));
-    CHECK((f[4].kind == 'X' && f[4].id == 12 && f[4].data == "s9"));
-    CHECK(p.error().empty());
-  }
-}
-
-TEST_CASE("empty lines between agent frames are padding (an agent under srun)", "[launch][agent]") {
-  const std::string bytes = "V 2 0.1.0\n\nO 3 2\nab\n\nX 3 0\n";
-  for (size_t step : {1, 3, 1000}) {
-    INFO(step);
-    AgentFrameParser p;
-    auto f = parse_all(p, bytes, step);
-    REQUIRE(f.size() == 3);
-    CHECK((f[1].kind == 'O' && f[1].data == "ab"));
-    CHECK((f[2].kind == 'X' && f[2].data == "0"));
-    CHECK(p.error().empty());
-  }
-}
-
-TEST_CASE("a frame the agent cannot have sent is a protocol error", "[launch][agent]") {
-  const std::vector<std::string> bads = {"hello\n",   "O x 3\nabc", "X 1 256\n",
-                                         "X 1 sx\n",  "Q 1 2\nab",  "O 1\n",
-                                         "V 2 a b\n", "V 2 \n",     std::string(100, 'a')};
-  for (const auto& bad : bads) {
-    INFO(bad);
-    AgentFrameParser p;
-    int frames = 0;
-    CHECK_FALSE(p.feed(bad, [&](const AgentFrameParser::Frame&) { ++frames; }));
-    CHECK(frames == 0);
-    CHECK_FALSE(p.error().empty());
-    // Nothing is taken after the error.
-    CHECK_FALSE(p.feed("X 1 0\n", [&](const AgentFrameParser::Frame&) { ++frames; }));
-    CHECK(frames == 0);
-  }
-}
 
 TEST_CASE("an X frame's status becomes the rank's exit", "[launch][agent]") {
   CHECK(agent_exit_info("0").ok());
@@ -178,24 +118,26 @@ TEST_CASE("through the agent, stdin reaches every rank whole", "[launch][agent]"
 
 TEST_CASE("an agent that ends early or talks nonsense fails its ranks with a reason",
           "[launch][agent]") {
+  // Each stand-in answers the opening, then waits for the second rank's
+  // start request before it misbehaves.
   auto plan = local_plan(2, {"sleep", "30"});
-  auto died = run_local(plan, quiet_options(), "cat >/dev/null & sleep 0.3; exit 7");
+  const std::string started = stand_in_opening() + "grep -a -m1 -q '^N 1 '; ";
+  auto died = run_local(plan, quiet_options(), started + "exit 7");
   CHECK(died.result.exit_code == 255);
   CHECK(died.result.reason.find("its host agent ended (status 7) before the rank did") !=
         std::string::npos);
-  auto garbage = run_local(plan, quiet_options(), "echo hello; exec cat >/dev/null");
+  auto garbage = run_local(plan, quiet_options(), started + "echo hello; exec cat >/dev/null");
   CHECK(garbage.result.exit_code == 255);
   CHECK(garbage.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
         std::string::npos);
   CHECK(garbage.seconds < 5);
   // Well-formed frames out of place: a second hello after the facts.
-  auto twice = run_local(plan, quiet_options(),
-                         "printf 'V " + std::to_string(kAgentProtocol) +
-                             " 1.0\\nF 0\\nV 3 1.0\\n'; exec cat >/dev/null");
+  auto twice =
+      run_local(plan, quiet_options(), started + "printf 'V 3 1.0\\n'; exec cat >/dev/null");
   CHECK(twice.result.exit_code == 255);
   CHECK(twice.result.reason.find("host agent protocol error: a second 'V' frame from the agent") !=
         std::string::npos);
-  // Facts before the hello.
+  // Facts before the hello: no agent, so no rank starts.
   auto early = run_local(plan, quiet_options(), "printf 'F 0\\n'; exec cat >/dev/null");
   CHECK(early.result.reason.find("host agent protocol error: unexpected 'F' frame from the agent "
                                  "before its hello") != std::string::npos);
@@ -217,7 +159,7 @@ TEST_CASE("the locator's channel becomes the agent, which answers the checks fir
   CHECK_FALSE(agent_frames::pair_value(r.facts, "system").empty());
   CHECK(r.exit.error.empty());
   CHECK(agent->running());
-  // A rank through it (not through "false", the lazy command).
+  // A rank through it.
   auto run =
       run_on(local_plan(2, {"sh", "-c", "echo via agent $MLX_RANK"}), quiet_options(), agent);
   CHECK(run.result.exit_code == 0);
@@ -282,18 +224,19 @@ TEST_CASE("an agent that refuses this protocol leaves no agent and says why", "[
 
 TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch][agent]") {
   // An idle limit not past the wrappers' own (heartbeat limit + margins).
-  std::FILE* err = std::tmpfile();
-  auto agent = std::make_shared<AgentClient>(
-      std::make_shared<ssh::LocalExecutor>("localhost"), agent_command(), err,
-      agent_frames::Pairs{
-          {"heartbeat_limit", "5"}, {"idle_limit", "5"}, {"first_rank_wait", "60"}});
-  auto run = run_on(local_plan(1, {"sleep", "30"}), quiet_options(), agent);
-  CHECK(run.result.exit_code == 255);
-  CHECK(run.result.reason.find("its host agent ended (status 0) before the rank did") !=
-        std::string::npos);
-  CHECK(test::slurp(err).find("distkit-agent: protocol error: idle_limit 5 s is not past "
-                              "heartbeat_limit 5 s and a wrapper's margins") != std::string::npos);
-  std::fclose(err);
+  auto agent = unstarted_agent();
+  auto done =
+      agent->start_with_preflight(real_locator(), agent_frames::Pairs{{"heartbeat_limit", "5"},
+                                                                      {"idle_limit", "5"},
+                                                                      {"first_rank_wait", "60"}});
+  auto r = opened(done);
+  CHECK(r.protocol == kAgentProtocol);
+  CHECK_FALSE(r.answered);
+  CHECK(r.exit.exit_status == 0);
+  CHECK(r.err ==
+        "distkit-agent: protocol error: idle_limit 5 s is not past heartbeat_limit 5 s and a "
+        "wrapper's margins");
+  CHECK_FALSE(agent->running());
 }
 
 TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agent]") {
@@ -364,15 +307,17 @@ class LostLink : public LocalWith {
 
 }  // namespace
 
-TEST_CASE("garbage from the agent before its channel is stored still ends the ranks",
-          "[launch][agent]") {
-  auto agent = std::make_shared<AgentClient>(std::make_shared<SlowStart>(),
-                                             "echo hello; exec cat >/dev/null");
-  auto run = run_on(local_plan(2, {"sleep", "30"}), quiet_options(), agent);
-  CHECK(run.result.exit_code == 255);
-  CHECK(run.result.reason.find("host agent protocol error: unexpected frame 'hello'") !=
+TEST_CASE("garbage from the agent before its channel is stored still ends it", "[launch][agent]") {
+  auto agent = unstarted_agent(std::make_shared<SlowStart>());
+  auto t0 = std::chrono::steady_clock::now();
+  auto done = agent->start_with_preflight(
+      std::string("echo '") + std::string(kAgentMarker) + "x'; echo hello; exec cat >/dev/null",
+      agent_timing(5, kFirstRankWait));
+  auto r = opened(done);
+  CHECK(r.exit.error.find("host agent protocol error: unexpected frame 'hello'") !=
         std::string::npos);
-  CHECK(run.seconds < 5);
+  CHECK_FALSE(agent->running());
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
 }
 
 TEST_CASE("a hello before the agent's channel is stored is still answered with the request",

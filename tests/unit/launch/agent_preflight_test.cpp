@@ -95,7 +95,7 @@ Result preflight_with(const std::vector<std::string>& candidates,
   std::vector<std::shared_ptr<ssh::Executor>> ex = {
       std::make_shared<ssh::LocalExecutor>("localhost")};
   Result r;
-  r.agent = std::make_shared<AgentClient>(ex[0], "");
+  r.agent = std::make_shared<AgentClient>(ex[0]);
   r.report = run_preflight(plan, ex, {r.agent}, true, true, false, candidates, copy, 5);
   return r;
 }

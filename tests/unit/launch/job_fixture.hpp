@@ -85,15 +85,28 @@ inline std::string real_agent_command() {
   return std::string("exec ") + DISTKIT_AGENT_PATH + " " + kAgentProtocolFlag + " --host-agent";
 }
 
-// An AgentClient on this machine that starts `agent_command` (the host
-// agent, or a stand-in) with its first rank, and sends it the timing of a
-// job whose heartbeat limit is `heartbeat_limit`.
+// An AgentClient on this machine (or on `ex`) running `agent_command` (the
+// host agent, or a stand-in) as distlaunch runs one: its channel's first
+// request, P, carries the timing of a job whose heartbeat limit is
+// `heartbeat_limit`. Returns once the opening is given: a stand-in that
+// ends or talks nonsense before its facts leaves no agent, and ranks then
+// fail to start.
 inline std::shared_ptr<AgentClient> local_agent(std::chrono::seconds heartbeat_limit,
                                                 const std::string& agent_command,
-                                                long first_rank_wait = kFirstRankWait) {
-  return std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"),
-                                       agent_command, stderr,
-                                       agent_timing(heartbeat_limit.count(), first_rank_wait));
+                                                long first_rank_wait = kFirstRankWait,
+                                                std::shared_ptr<ssh::Executor> ex = nullptr) {
+  if (!ex) ex = std::make_shared<ssh::LocalExecutor>("localhost");
+  auto agent = std::make_shared<AgentClient>(ex);
+  auto opening =
+      agent->start_with_preflight("echo '" + std::string(kAgentMarker) + "here'; " + agent_command,
+                                  agent_timing(heartbeat_limit.count(), first_rank_wait));
+  opening.wait();
+  return agent;
+}
+
+// A stand-in agent's opening: its hello in this protocol and no facts.
+inline std::string stand_in_opening() {
+  return "printf 'V " + std::to_string(kAgentProtocol) + " 1.0\\nF 0\\n'; ";
 }
 
 // Every rank goes through one AgentClient on this machine running

@@ -54,10 +54,12 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
   // The ranks' stderr reaches us framed on the agent's stdout: a redirect
-  // of stderr applies to that. Its timing is the job's (fast(): a 2 s
-  // heartbeat limit), as distlaunch sends it, so the wrapper's watchdogs speak.
+  // of stderr applies to that, and a stand-in's opening then answers for
+  // the agent. Its timing is the job's (fast(): a 2 s heartbeat limit), as
+  // distlaunch sends it, so the wrapper's watchdogs speak.
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-  auto agent = test::local_agent(ws.heartbeat_limit, test::real_agent_command() + r);
+  auto agent = test::local_agent(ws.heartbeat_limit, (r.empty() ? "" : test::stand_in_opening()) +
+                                                         test::real_agent_command() + r);
   s.cmd = agent->start(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
   return s;
 }
@@ -267,6 +269,17 @@ TEST_CASE("the terminate and kill frames stop the rank", "[launch][wrapper]") {
     t.cmd->close_stdin();
     k.cmd->close_stdin();
   }
+}
+
+TEST_CASE("a frame the wrapper cannot read stops the rank, and says so", "[launch][wrapper]") {
+  // Nothing after it can be trusted, heartbeats included.
+  auto s = start_wrapper("agent", test::local_plan(1, {"sleep", "30"}), fast());
+  s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat() + "bogus\n" + frame::heartbeat());
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 143);
+  CHECK(s.err->find("protocol error: unexpected frame 'bogus' from the launcher; rank stopped") !=
+        std::string::npos);
+  s.cmd->close_stdin();
 }
 
 TEST_CASE(

@@ -22,40 +22,17 @@
 
 namespace distkit::launch {
 
-// A frame to the agent (agent_frames.hpp, Channel::to_agent): "K ID\n", or
-// for the sized kinds (N, I) "K ID SIZE\n" and the bytes; P, whose only
+// A frame to the agent (agent_frames.hpp, Channel::to_agent): "K ID\n",
+// or for the sized kinds (N, I) "K ID SIZE\n" and the bytes; P, whose only
 // field is its size, "P SIZE\n" and the bytes (`id` unused).
-std::string agent_frame(char kind, long id, std::string_view data = {});
+inline std::string agent_frame(char kind, long id, std::string_view data = {}) {
+  return agent_frames::encode_frame(agent_frames::Channel::to_agent, kind, id, data);
+}
 
 // A start request: the rank's environment (KEY=VALUE) and its wrapper's
 // arguments from RANK on, NUL-terminated, the two lists split by an empty one.
 std::string agent_request(const std::vector<std::string>& env,
                           const std::vector<std::string>& args);
-
-// The agent's stdout as frames. Bytes arrive in any split; a frame the
-// agent cannot have sent is a protocol error (error() says which).
-class AgentFrameParser {
- public:
-  struct Frame {
-    char kind = 0;  // 'O' stdout, 'R' stderr, 'X' the wrapper ended, 'V' hello, 'F' facts,
-                    // 'M' progress, 'B' stacks
-    long id = -1;   // the rank; V: the agent's protocol
-    // O/R/B: the bytes; X: the status ("3", "s9"); V: the version; F/M: pairs
-    std::string data;
-  };
-  // Calls `on_frame` for each complete frame; false (and stops) on garbage,
-  // or when `on_frame` called fail().
-  bool feed(std::string_view bytes, const std::function<void(const Frame&)>& on_frame);
-  // A frame that is well formed but out of place: nothing more is taken.
-  void fail(std::string why) {
-    if (error_.empty()) error_ = std::move(why);
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string buf_;
-  std::string error_;
-};
 
 // The lines the locator (templates/launch_agent_start.sh) prints: the
 // agent's path, just before it execs it on the channel, or, with none
@@ -115,11 +92,9 @@ class AgentRankCommand : public ssh::RunningCommand {
 
 class AgentClient : public ssh::Executor, public std::enable_shared_from_this<AgentClient> {
  public:
-  // `inner`: the host's executor; `agent_command`: the shell command that
-  // runs the agent there.
-  // `err`: where the agent's own messages go (prefixed with the host).
-  AgentClient(std::shared_ptr<ssh::Executor> inner, std::string agent_command,
-              std::FILE* err = stderr, agent_frames::Pairs timing = {});
+  // `inner`: the host's executor; `err`: where the agent's own messages go
+  // (prefixed with the host).
+  explicit AgentClient(std::shared_ptr<ssh::Executor> inner, std::FILE* err = stderr);
   ~AgentClient() override;
 
   const std::string& host() const override { return inner_->host(); }
@@ -129,8 +104,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   }
   // The host's own executor, for commands that are not ranks (a health check).
   ssh::Executor& host_executor() { return *inner_; }
-  // `request`: an agent_request. Without start_with_preflight, the agent
-  // (agent_command, sent `timing` as its P frame) starts with the first rank.
+  // `request`: an agent_request; the agent runs (start_with_preflight).
   std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
                                              ssh::StreamHandlers handlers) override;
   // The same, with the agent's reports on the rank.
@@ -144,7 +118,7 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   // another protocol is closed at once; a channel that ends first gives
   // what it said. Either way there is then no agent (running() false), and
   // this may be called again (after the launcher has copied its own agent
-  // there). Call before any start().
+  // there). Call before start().
   std::future<AgentOpening> start_with_preflight(const std::string& locator,
                                                  const agent_frames::Pairs& request);
   // The end of the job here: EOF to the agent, which then ends (every rank
@@ -165,7 +139,8 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   ssh::StreamHandlers agent_handlers();
   void on_agent_stdout(std::string_view bytes);
   void on_locator_line(std::string_view line);
-  void on_opening_frame(const AgentFrameParser::Frame& f);
+  void on_opening_frame(const agent_frames::FrameStream::Frame& f);
+  void on_rank_frame(const agent_frames::FrameStream::Frame& f);
   void give_opening();
   std::future<AgentOpening> reset_opening(const agent_frames::Pairs& request);
   void on_agent_stderr(std::string_view bytes);
@@ -179,8 +154,6 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   void abort_rank(long id);
 
   std::shared_ptr<ssh::Executor> inner_;
-  std::string agent_command_;
-  agent_frames::Pairs timing_;  // the lazy agent's P frame
   std::FILE* err_;
   std::mutex mu_;
   std::condition_variable cv_;
@@ -192,8 +165,8 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   std::map<long, std::shared_ptr<Slot>> slots_;
   // The channel's phases under start_with_preflight: the locator's lines
   // until its marker, then frames: the agent's hello (V), which P answers,
-  // then its facts (F), which give the opening. The lazy agent skips the
-  // locator. The I/O thread only (set before the channel exists).
+  // then its facts (F), which give the opening. The I/O thread only (set
+  // before the channel exists).
   enum class Phase { locate, hello, facts, frames };
   Phase phase_ = Phase::frames;
   bool aborted_ = false;  // abort_agent() was called
@@ -207,9 +180,11 @@ class AgentClient : public ssh::Executor, public std::enable_shared_from_this<Ag
   agent_frames::Pairs request_;
   std::promise<AgentOpening> opening_done_;
   bool opening_given_ = false;
-  bool lazy_ = false;        // started by start(): P went out with the command
-  AgentFrameParser parser_;  // the agent channel's I/O thread only
-  std::string err_line_;     // the agent's own stderr, to the next newline
+  // The agent's frames, and what was wrong with them: the agent channel's
+  // I/O thread only.
+  agent_frames::FrameStream parser_{agent_frames::Channel::from_agent};
+  std::string parse_error_;
+  std::string err_line_;  // the agent's own stderr, to the next newline
 };
 
 }  // namespace distkit::launch

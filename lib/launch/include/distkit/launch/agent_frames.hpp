@@ -1,11 +1,10 @@
 // The frames of the launcher <-> host side protocol (agent_protocol.hpp),
-// defined once: kFrames is the table, parse_header the one reader of a
-// frame's header line, used by all three decoders (the agent's reader of
-// the launcher's frames, the launcher's reader of the agent's, the rank
-// wrapper's reader of the launcher's). Header-only, the C++ standard
+// defined once: kFrames is the table, append_frame the one encoder and
+// FrameStream the one decoder, for all three channels and both sides (the
+// launcher, the agent, the rank wrapper). Header-only, the C++ standard
 // library only, so the libc-only distkit-agent includes it too. The
 // document is distkit-agent(1), PROTOCOL; a unit test checks it and the
-// encoders against this table.
+// encoder against this table.
 //
 // A frame is one header line, "<kind>[ <field>]...\n", then, when one of
 // its fields is a size, that many raw bytes.
@@ -13,6 +12,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -180,6 +180,98 @@ inline std::optional<Header> parse_header(Channel channel, std::string_view line
   if (two && !detail::take(spec->second, rest, true, h)) return std::nullopt;
   return h;
 }
+
+// The one encoder: appends frame `kind` of `channel` to `out`. `number` is
+// its id or protocol field; `text` its word field (version, status,
+// secret, signal) or, for a sized frame, the bytes after its header. A
+// kind the channel has not is a caller's bug (logic_error).
+inline void append_frame(std::string& out, Channel channel, char kind, long number = -1,
+                         std::string_view text = {}) {
+  const Spec* spec = find_spec(channel, kind);
+  if (!spec) throw std::logic_error(std::string("no frame '") + kind + "' on this channel");
+  out += kind;
+  bool sized = false;
+  for (Field f : {spec->first, spec->second}) {
+    if (f == Field::none) continue;
+    out += ' ';
+    if (f == Field::id || f == Field::protocol) {
+      out += std::to_string(number);
+    } else if (f == Field::size) {
+      out += std::to_string(text.size());
+      sized = true;
+    } else {
+      out.append(text);
+    }
+  }
+  out += '\n';
+  if (sized) out.append(text);
+}
+
+inline std::string encode_frame(Channel channel, char kind, long number = -1,
+                                std::string_view text = {}) {
+  std::string out;
+  append_frame(out, channel, kind, number, text);
+  return out;
+}
+
+// The one decoder: one channel's frames as they arrive, split anywhere.
+// feed() the bytes, then take next() until it gives nothing. A line that
+// is not a frame of the channel (or more bytes than its longest header
+// without a newline) is garbage: next() gives it once, as a frame of kind
+// 0 whose data is the line's start, and nothing after it, since nothing
+// after it can be trusted. On the agent's channel an empty line between
+// frames is padding (an agent under srun ends every write with a newline).
+class FrameStream {
+ public:
+  struct Frame {
+    char kind = 0;     // 0: garbage
+    long number = -1;  // its id or protocol field
+    std::string data;  // a sized frame's bytes, else its word field; garbage: the line
+  };
+  explicit FrameStream(Channel channel) : channel_(channel) {}
+  void feed(std::string_view bytes) {
+    if (!broken_) buf_.append(bytes);
+  }
+  std::optional<Frame> next() {
+    if (broken_) return std::nullopt;
+    if (channel_ == Channel::from_agent)
+      while (pos_ < buf_.size() && buf_[pos_] == '\n') ++pos_;
+    const std::size_t nl = buf_.find('\n', pos_);
+    const std::string_view line(buf_.data() + pos_,
+                                (nl == std::string::npos ? buf_.size() : nl) - pos_);
+    if (nl == std::string::npos && line.size() <= max_header(channel_)) return compact();
+    auto h = nl == std::string::npos ? std::nullopt : parse_header(channel_, line);
+    Frame f;
+    if (!h) {
+      f.data = std::string(line.substr(0, 40));
+      broken_ = true;
+      buf_.clear(), pos_ = 0;
+      return f;
+    }
+    const std::size_t after = nl + 1;
+    if (h->sized && buf_.size() - after < h->size) return std::nullopt;  // its bytes are coming
+    f.kind = h->kind;
+    f.number = h->number;
+    f.data = h->sized ? buf_.substr(after, h->size) : std::string(h->word);
+    pos_ = after + (h->sized ? h->size : 0);
+    compact();
+    return f;
+  }
+  bool broken() const { return broken_; }
+  std::size_t buffered() const { return buf_.size() - pos_; }
+
+ private:
+  // Drops what was read once it is most of the buffer: O(1) a byte.
+  std::nullopt_t compact() {
+    if (pos_ == buf_.size() || (pos_ > 65536 && pos_ * 2 > buf_.size()))
+      buf_.erase(0, pos_), pos_ = 0;
+    return std::nullopt;
+  }
+  Channel channel_;
+  std::string buf_;
+  std::size_t pos_ = 0;
+  bool broken_ = false;
+};
 
 // The payload of P, F and M frames: KEY=VALUE strings, each NUL-terminated
 // (a value may hold any other byte). Keys are [a-z_], unique.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/plan.hpp"
 
 namespace distkit::launch {
@@ -49,22 +50,32 @@ RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSe
 std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);
 
-// Frames of the stdin protocol (each ends with '\n'; data is raw after it).
+// The launcher's frames to a rank's wrapper (agent_frames.hpp,
+// Channel::to_wrapper), sent inside the agent's I frames.
 namespace frame {
-std::string secret(std::string_view hex);
+inline std::string to_wrapper(char kind, std::string_view text = {}) {
+  return agent_frames::encode_frame(agent_frames::Channel::to_wrapper, kind, -1, text);
+}
+inline std::string secret(std::string_view hex) {
+  return to_wrapper('S', hex);
+}
 inline std::string heartbeat() {
-  return "H\n";
+  return to_wrapper('H');
 }
-std::string data(std::string_view bytes);  // "D <n>\n" + bytes
+inline std::string data(std::string_view bytes) {
+  return to_wrapper('D', bytes);
+}
 inline std::string end_of_input() {
-  return "E\n";
+  return to_wrapper('E');
 }
-std::string signal(std::string_view name);  // "G INT"
+inline std::string signal(std::string_view name) {  // "INT"
+  return to_wrapper('G', name);
+}
 inline std::string terminate() {
-  return "T\n";
+  return to_wrapper('T');
 }
 inline std::string kill() {
-  return "K\n";
+  return to_wrapper('K');
 }
 }  // namespace frame
 
