@@ -167,11 +167,6 @@ void AgentClient::abort_agent() {
   abort_channel();
 }
 
-std::unique_ptr<ssh::RunningCommand> AgentClient::start(const std::string& request,
-                                                        ssh::StreamHandlers handlers) {
-  return start_rank(request, std::move(handlers), {});
-}
-
 std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& request,
                                                           ssh::StreamHandlers handlers,
                                                           RankReports reports) {

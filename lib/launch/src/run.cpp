@@ -130,7 +130,7 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
   return w;
 }
 
-// One executor per rank (ranks of a host share it). Prints every host that
+// One executor per host, in plan.hosts' order. Prints every host that
 // failed (after the board is gone) and throws when any did.
 std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, const LaunchOptions& o,
                                                           const Services& s, ProgressBoard& board,
@@ -164,23 +164,7 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, cons
                       std::to_string(conns.errors.size()) + " of " +
                           std::to_string(plan.hosts.size()) + " host(s) unreachable",
                       "fix them or leave them out");
-  std::map<std::string, std::shared_ptr<ssh::Executor>> by_name;
-  for (size_t i = 0; i < plan.hosts.size(); ++i) by_name[plan.hosts[i]] = conns.executors[i];
-  std::vector<std::shared_ptr<ssh::Executor>> per_rank;
-  for (const auto& r : plan.ranks) per_rank.push_back(by_name[r.host]);
-  return per_rank;
-}
-
-std::vector<std::shared_ptr<ssh::Executor>> per_host(
-    const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& per_rank) {
-  std::vector<std::shared_ptr<ssh::Executor>> out;
-  for (const auto& h : plan.hosts)
-    for (size_t i = 0; i < plan.ranks.size(); ++i)
-      if (plan.ranks[i].host == h) {
-        out.push_back(per_rank[i]);
-        break;
-      }
-  return out;
+  return conns.executors;
 }
 
 // Each host's board line: failed when a problem names it, else done.
@@ -198,10 +182,9 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
 // preflight and stays on to start all of the host's ranks; this machine's
 // through a local process, the same way.
 std::vector<std::shared_ptr<AgentClient>> agent_clients(
-    const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
+    const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
   std::vector<std::shared_ptr<AgentClient>> agents;
-  for (const auto& host_ex : per_host(plan, ex))
-    agents.push_back(std::make_shared<AgentClient>(host_ex, err));
+  for (const auto& host_ex : ex) agents.push_back(std::make_shared<AgentClient>(host_ex, err));
   return agents;
 }
 
@@ -216,7 +199,7 @@ std::string health_command(const LaunchOptions& o) {
 // The job, and again as --restart says (restart.hpp), on the same agents;
 // the last attempt's result, with the earlier ones in it.
 JobResult supervise_with_restarts(const Plan& plan,
-                                  const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+                                  const std::vector<std::shared_ptr<AgentClient>>& agents,
                                   SuperviseOptions so, const LaunchOptions& o, const Services& s,
                                   const DebugLog& log) {
   RestartSettings rs;
@@ -227,7 +210,7 @@ JobResult supervise_with_restarts(const Plan& plan,
   rs.max_backoff = o.heartbeat_limit;
   std::vector<JobResult::Attempt> earlier;
   for (int done = 0;; ++done) {
-    JobResult r = supervise(plan, executors, so);
+    JobResult r = supervise(plan, agents, so);
     auto wait = restart_after(rs, done, r);
     if (!wait) {
       r.earlier = std::move(earlier);
@@ -261,7 +244,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
                           const std::vector<std::shared_ptr<AgentClient>>& agents,
                           const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
-  auto report = run_preflight(plan, per_host(plan, ex), agents, o.cwd.has_value(), o.preflight,
+  auto report = run_preflight(plan, ex, agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
                               o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
@@ -362,12 +345,14 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
                        std::to_string(plan.hosts.size()) + " host(s): " + shell_join(plan.command));
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board, *log);
-  auto agents = agent_clients(plan, executors, s.err);
+  auto agents = agent_clients(executors, s.err);
   PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents, *log);
-  // Every host's agent runs now (else preflight() threw): it takes the ranks.
-  for (size_t h = 0; h < agents.size(); ++h)
-    for (size_t i = 0; i < plan.ranks.size(); ++i)
-      if (plan.ranks[i].host == plan.hosts[h]) executors[i] = agents[h];
+  // Every host's agent runs now (else preflight() threw): it takes the
+  // host's ranks.
+  std::map<std::string, std::shared_ptr<AgentClient>> by_name;
+  for (size_t h = 0; h < plan.hosts.size(); ++h) by_name[plan.hosts[h]] = agents[h];
+  std::vector<std::shared_ptr<AgentClient>> rank_agents;
+  for (const auto& r : plan.ranks) rank_agents.push_back(by_name[r.host]);
   SuperviseOptions so;
   so.wrapper = ws;
   so.tag_output = o.tag_output;
@@ -385,7 +370,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   so.err = s.err;
   so.secret = random_hex(32);
   so.log = log.get();
-  JobResult result = supervise_with_restarts(plan, executors, so, o, s, *log);
+  JobResult result = supervise_with_restarts(plan, rank_agents, so, o, s, *log);
   log->line("job", "exit " + std::to_string(result.exit_code) +
                        (result.reason.empty() ? "" : ": " + result.reason));
   for (auto dir : {o.record_dir, o.log_dir})

@@ -39,8 +39,7 @@ using Steady = std::chrono::steady_clock;
 constexpr milliseconds kMaxPollWait{1000};
 
 struct RankState {
-  std::unique_ptr<ssh::RunningCommand> cmd;
-  AgentRankCommand* agent_cmd = nullptr;  // cmd, when it runs on a host agent
+  std::unique_ptr<AgentRankCommand> cmd;
   LineAssembler out_lines, err_lines;
   RankResult result;
   Steady::time_point ended;       // when on_exit ran; orders exits
@@ -91,10 +90,10 @@ PolicySettings policy_settings(const SuperviseOptions& o) {
 
 class Job {
  public:
-  Job(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+  Job(const Plan& plan, const std::vector<std::shared_ptr<AgentClient>>& agents,
       const SuperviseOptions& o)
       : plan_(plan),
-        executors_(executors),
+        agents_(agents),
         o_(o),
         sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir, o.append_logs),
         policy_(rank_names(plan), policy_settings(o)) {
@@ -134,7 +133,7 @@ class Job {
   int poll_once();
 
   const Plan& plan_;
-  const std::vector<std::shared_ptr<ssh::Executor>>& executors_;
+  const std::vector<std::shared_ptr<AgentClient>>& agents_;
   const SuperviseOptions& o_;
   OutputSink sink_;
   std::vector<std::unique_ptr<RankState>> ranks_;
@@ -164,25 +163,19 @@ void Job::start_rank(size_t i) {
   ws.stdin_forwarded = s.wants_stdin;
   try {
     auto request = rank_start_request(plan_, spec, ws);
-    if (auto* agent = dynamic_cast<AgentClient*>(executors_[i].get())) {
-      RankReports reports;
-      reports.on_progress = [this, i](const agent_frames::Pairs& p) {
-        Report r;
-        r.what = Report::What::sample;
-        r.rank = i;
-        r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
-                    pair_number(p, "heartbeat_ms")};
-        report(std::move(r));
-      };
-      reports.on_stacks = [this, i](std::string_view text) {
-        report({Report::What::stacks, i, {}, std::string(text)});
-      };
-      auto cmd = agent->start_rank(request, std::move(h), std::move(reports));
-      s.agent_cmd = cmd.get();
-      s.cmd = std::move(cmd);
-    } else {
-      s.cmd = executors_[i]->start(request, std::move(h));
-    }
+    RankReports reports;
+    reports.on_progress = [this, i](const agent_frames::Pairs& p) {
+      Report r;
+      r.what = Report::What::sample;
+      r.rank = i;
+      r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
+                  pair_number(p, "heartbeat_ms")};
+      report(std::move(r));
+    };
+    reports.on_stacks = [this, i](std::string_view text) {
+      report({Report::What::stacks, i, {}, std::string(text)});
+    };
+    s.cmd = agents_[i]->start_rank(request, std::move(h), std::move(reports));
   } catch (const std::exception& e) {
     ssh::ExitInfo failed;
     failed.error = std::string("could not start: ") + e.what();
@@ -213,8 +206,8 @@ std::string describe_frame(const std::string& frame) {
 
 // Hosts in parallel; each host's ranks one after another on its executor.
 void Job::start_all() {
-  std::map<const ssh::Executor*, std::vector<size_t>> by_host;
-  for (size_t i = 0; i < ranks_.size(); ++i) by_host[executors_[i].get()].push_back(i);
+  std::map<const AgentClient*, std::vector<size_t>> by_host;
+  for (size_t i = 0; i < ranks_.size(); ++i) by_host[agents_[i].get()].push_back(i);
   std::vector<std::thread> threads;
   for (auto& [ex, idx] : by_host)
     threads.emplace_back([this, list = idx] {
@@ -309,19 +302,18 @@ void Job::abort_rank(size_t i) {
     std::lock_guard lock(mu_);
     pid = r.result.pid;
   }
-  if (pid > 0 && executors_[i]->is_local()) ::kill(-pid, SIGKILL);
+  if (pid > 0 && agents_[i]->is_local()) ::kill(-pid, SIGKILL);
   r.cmd->abort();
 }
 
-// A rank that does not run on a host agent (a test's stand-in) has no
-// stacks to give: the policy hears so at once.
+// A rank that has ended has no stacks to give: the policy hears so at once.
 void Job::ask_stacks(size_t i, const PolicyAction& a) {
   RankState& r = *ranks_[i];
   if (a.stop && r.cmd && !r.done) r.result.stopped = true;
   r.stacks_why = a.text;
-  if (r.agent_cmd && !r.done) {
+  if (r.cmd && !r.done) {
     log(i, "stacks asked (" + a.text + ")");
-    r.agent_cmd->request_stacks(a.stop);
+    r.cmd->request_stacks(a.stop);
   } else {
     carry_out(policy_.stacks_came(i, Steady::now()));
   }
@@ -390,9 +382,7 @@ void Job::health_loop() {
     };
     std::unique_ptr<ssh::RunningCommand> cmd;
     try {
-      auto* agent = dynamic_cast<AgentClient*>(executors_[0].get());
-      ssh::Executor& host = agent ? agent->host_executor() : *executors_[0];
-      cmd = host.start(o_.health_cmd, std::move(h));
+      cmd = agents_[0]->host_executor().start(o_.health_cmd, std::move(h));
     } catch (const std::exception& e) {
       report({Report::What::health_failed, 0, {}, std::string("could not run it: ") + e.what()});
       return;
@@ -498,8 +488,7 @@ JobResult Job::run() {
   start_all();
   policy_.ranks_started(Steady::now());
   std::thread health;
-  if (!o_.health_cmd.empty() && !executors_.empty())
-    health = std::thread([this] { health_loop(); });
+  if (!o_.health_cmd.empty() && !agents_.empty()) health = std::thread([this] { health_loop(); });
   while (true) {
     poll_once();
     handle_reports();
@@ -532,9 +521,9 @@ JobResult Job::run() {
 
 }  // namespace
 
-JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<AgentClient>>& agents,
                     const SuperviseOptions& options) {
-  Job job(plan, executors, options);
+  Job job(plan, agents, options);
   return job.run();
 }
 

@@ -181,7 +181,7 @@ TEST_CASE("a locator that ends without finding an agent leaves no agent", "[laun
   CHECK_FALSE(agent->running());
   std::string what;
   try {
-    agent->start("x", ssh::StreamHandlers{});
+    agent->start_rank("x", ssh::StreamHandlers{});
   } catch (const std::exception& e) {
     what = e.what();
   }
@@ -251,7 +251,8 @@ TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agen
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
-  auto cmd = agent->start(rank_start_request(plan, plan.ranks[0], WrapperSettings{}), std::move(h));
+  auto cmd =
+      agent->start_rank(rank_start_request(plan, plan.ranks[0], WrapperSettings{}), std::move(h));
   cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   auto f = exited->get_future();
   REQUIRE(f.wait_for(std::chrono::seconds(6)) == std::future_status::ready);

@@ -62,13 +62,13 @@ inline SuperviseOptions quiet_options() {
   return o;
 }
 
-// Every rank of `plan` on `ex` (a AgentClient, or a stand-in).
-inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<ssh::Executor> ex) {
+// Every rank of `plan` on `agent`.
+inline Run run_on(const Plan& plan, SuperviseOptions o, std::shared_ptr<AgentClient> agent) {
   std::FILE* out = std::tmpfile();
   std::FILE* err = std::tmpfile();
   o.out = out;
   o.err = err;
-  std::vector<std::shared_ptr<ssh::Executor>> per_rank(plan.ranks.size(), ex);
+  std::vector<std::shared_ptr<AgentClient>> per_rank(plan.ranks.size(), agent);
   auto t0 = std::chrono::steady_clock::now();
   Run r;
   r.result = supervise(plan, per_rank, o);

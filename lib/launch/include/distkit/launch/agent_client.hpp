@@ -1,9 +1,9 @@
 // The launcher's side of the host agent (distkit-agent --host-agent; the
 // frames are agent_frames.hpp's, documented in distkit-agent(1)): one
-// channel per host carries all of that host's ranks. AgentClient is
-// an Executor, so the supervisor starts, feeds, aborts and waits for a rank
-// as it would on a channel of its own; each rank's "command" is its start
-// request (rank_start_request, wrapper.hpp).
+// channel per host carries all of that host's ranks. The supervisor starts
+// a rank with its start request (rank_start_request, wrapper.hpp), then
+// feeds, aborts and waits for it through an AgentRankCommand as it would
+// a command on a channel of its own.
 #pragma once
 
 #include <condition_variable>
@@ -90,26 +90,22 @@ class AgentRankCommand : public ssh::RunningCommand {
   long id_;
 };
 
-class AgentClient : public ssh::Executor, public std::enable_shared_from_this<AgentClient> {
+class AgentClient : public std::enable_shared_from_this<AgentClient> {
  public:
   // `inner`: the host's executor; `err`: where the agent's own messages go
   // (prefixed with the host).
   explicit AgentClient(std::shared_ptr<ssh::Executor> inner, std::FILE* err = stderr);
-  ~AgentClient() override;
+  ~AgentClient();
 
-  const std::string& host() const override { return inner_->host(); }
-  bool is_local() const override { return inner_->is_local(); }
-  ssh::CommandResult run(const std::string& command, const ssh::RunOptions& options) override {
-    return inner_->run(command, options);
-  }
+  const std::string& host() const { return inner_->host(); }
+  bool is_local() const { return inner_->is_local(); }
   // The host's own executor, for commands that are not ranks (a health check).
   ssh::Executor& host_executor() { return *inner_; }
-  // `request`: an agent_request; the agent runs (start_with_preflight).
-  std::unique_ptr<ssh::RunningCommand> start(const std::string& request,
-                                             ssh::StreamHandlers handlers) override;
-  // The same, with the agent's reports on the rank.
+  // `request`: an agent_request, once the agent runs (start_with_preflight);
+  // `reports`: what the agent reports of the rank besides its output.
   std::unique_ptr<AgentRankCommand> start_rank(const std::string& request,
-                                               ssh::StreamHandlers handlers, RankReports reports);
+                                               ssh::StreamHandlers handlers,
+                                               RankReports reports = {});
 
   // Runs `locator` (templates/launch_agent_start.sh) as the agent's
   // channel; once the agent has said hello in this protocol, sends it

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/plan.hpp"
@@ -111,9 +112,9 @@ struct JobResult {
   Clock::time_point start, end;
 };
 
-// `executors[i]` runs rank i (ranks of one host share one executor).
+// `agents[i]` runs rank i (ranks of one host share one host agent).
 // Never throws for rank failures; they are reported in the result.
-JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& executors,
+JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<AgentClient>>& agents,
                     const SuperviseOptions& options);
 
 }  // namespace distkit::launch

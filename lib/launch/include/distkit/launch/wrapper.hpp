@@ -45,8 +45,8 @@ struct RankRequest {
 };
 RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSettings& settings);
 
-// The same, encoded for the agent (agent_request): pass it to the host's
-// AgentClient as the rank's command.
+// The same, encoded for the agent (agent_request), for the host's
+// AgentClient::start_rank.
 std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);
 
