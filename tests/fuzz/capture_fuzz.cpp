@@ -14,6 +14,7 @@
 #include "distkit/probe/host_info.hpp"
 #include "distkit/util/error.hpp"
 #include "fuzz_check.hpp"
+#include "render_capture.hpp"
 
 namespace pr = distkit::probe;
 
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   try {
     pr::Capture c = pr::parse_capture(in, "fuzz");
-    pr::Capture back = pr::parse_capture(pr::render_capture(c), "fuzz");
+    pr::Capture back = pr::parse_capture(pr::test::render_capture(c), "fuzz");
     for (const auto& [name, s] : c.sections)
       if (s.status >= 0 && name.find('\n') == std::string::npos) {
         auto it = back.sections.find(name);

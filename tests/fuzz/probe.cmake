@@ -31,6 +31,7 @@ distkit_fuzz_target(NAME capture
   INSTRUMENT distkit::probe
   CORPUS ${CMAKE_CURRENT_LIST_DIR}/corpus/capture
   DICT ${CMAKE_CURRENT_LIST_DIR}/capture.dict)
+target_include_directories(fuzz_capture PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
 distkit_fuzz_target(NAME topology
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_fuzz.cpp
   INSTRUMENT distkit::topology

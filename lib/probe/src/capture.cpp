@@ -74,15 +74,6 @@ Capture parse_capture(std::string_view text, std::string_view host) {
   return c;
 }
 
-std::string render_capture(const Capture& c) {
-  std::string out = std::string(kMagic) + c.boundary + "\n";
-  for (const auto& [name, s] : c.sections) {
-    out += c.boundary + " begin " + name + "\n" + s.output + "\n";
-    out += c.boundary + " end " + name + " " + std::to_string(s.status) + "\n";
-  }
-  return out;
-}
-
 std::string make_boundary() {
   return "DISTKIT-" + random_hex(16);
 }

@@ -4,8 +4,10 @@
 
 #include "catch.hpp"
 #include "distkit/util/error.hpp"
+#include "render_capture.hpp"
 
 using namespace distkit::probe;
+using distkit::probe::test::render_capture;
 
 TEST_CASE("a rendered capture parses back to the same sections") {
   Capture c;

@@ -40,10 +40,6 @@ struct Capture {
 // status -1 so a host that died mid-probe still shows what it printed.
 Capture parse_capture(std::string_view text, std::string_view host);
 
-// Writes a capture in the format above (used to save probes assembled from
-// separate files, and by tests).
-std::string render_capture(const Capture& c);
-
 // A fresh random boundary token: "DISTKIT-" + 32 hex digits.
 std::string make_boundary();
 
