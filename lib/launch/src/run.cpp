@@ -184,6 +184,7 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
 std::vector<std::shared_ptr<AgentClient>> agent_clients(
     const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
   std::vector<std::shared_ptr<AgentClient>> agents;
+  agents.reserve(ex.size());
   for (const auto& host_ex : ex) agents.push_back(std::make_shared<AgentClient>(host_ex, err));
   return agents;
 }
@@ -352,6 +353,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   std::map<std::string, std::shared_ptr<AgentClient>> by_name;
   for (size_t h = 0; h < plan.hosts.size(); ++h) by_name[plan.hosts[h]] = agents[h];
   std::vector<std::shared_ptr<AgentClient>> rank_agents;
+  rank_agents.reserve(plan.ranks.size());
   for (const auto& r : plan.ranks) rank_agents.push_back(by_name[r.host]);
   SuperviseOptions so;
   so.wrapper = ws;

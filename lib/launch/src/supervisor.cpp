@@ -22,6 +22,7 @@
 #include "distkit/launch/output.hpp"
 #include "distkit/launch/signals.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/posix.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/util/strings.hpp"
@@ -209,6 +210,7 @@ void Job::start_all() {
   std::map<const AgentClient*, std::vector<size_t>> by_host;
   for (size_t i = 0; i < ranks_.size(); ++i) by_host[agents_[i].get()].push_back(i);
   std::vector<std::thread> threads;
+  threads.reserve(by_host.size());
   for (auto& [ex, idx] : by_host)
     threads.emplace_back([this, list = idx] {
       for (size_t i : list) start_rank(i);
@@ -232,7 +234,7 @@ void Job::on_stderr(RankState& s, std::string_view chunk) {
       s.output = true;
       return sink_.line(s.result.rank, Stream::err, l);
     }
-    int pid = std::atoi(std::string(l.substr(at + kPidMarker.size())).c_str());
+    int pid = parse_decimal<int>(trim(l.substr(at + kPidMarker.size()))).value_or(0);
     {
       std::lock_guard lock(mu_);
       s.result.pid = pid;
