@@ -308,7 +308,8 @@ void Job::abort_rank(size_t i) {
   r.cmd->abort();
 }
 
-// A rank that has ended has no stacks to give: the policy hears so at once.
+// A rank that has ended, or never started, has no stacks to give: the
+// policy hears so at once.
 void Job::ask_stacks(size_t i, const PolicyAction& a) {
   RankState& r = *ranks_[i];
   if (a.stop && r.cmd && !r.done) r.result.stopped = true;

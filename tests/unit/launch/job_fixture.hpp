@@ -100,6 +100,9 @@ inline std::shared_ptr<AgentClient> local_agent(std::chrono::seconds heartbeat_l
   auto opening =
       agent->start_with_preflight("echo '" + std::string(kAgentMarker) + "here'; " + agent_command,
                                   agent_timing(heartbeat_limit.count(), first_rank_wait));
+  // A stand-in that neither answers nor ends is closed, so the test fails
+  // on its ranks' reason instead of hanging until ctest's timeout.
+  if (opening.wait_for(std::chrono::seconds(20)) != std::future_status::ready) agent->abort_agent();
   opening.wait();
   return agent;
 }
