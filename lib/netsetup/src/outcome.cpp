@@ -57,13 +57,6 @@ HostOutcome read_outcome(const std::string& host, const ssh::CommandResult& r) {
   return o;
 }
 
-bool VerifyOutcome::ok() const {
-  if (!error.empty()) return false;
-  for (const auto& l : links)
-    if (!l.ok || l.route_iface != l.iface) return false;
-  return true;
-}
-
 VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r) {
   VerifyOutcome o{host, {}, {}, {}};
   bool ended = false;

@@ -41,7 +41,6 @@ struct VerifyOutcome {
   std::vector<LinkCheck> links;
   std::vector<std::string> not_listening;  // "10.213.0.1: Address already in use"
   std::string error;
-  bool ok() const;
 };
 
 VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r);
