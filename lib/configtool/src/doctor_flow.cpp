@@ -104,21 +104,6 @@ void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& 
                      "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
 }
 
-std::string pad(const std::string& s, size_t w) {
-  return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
-}
-
-void print_table(std::ostream& out, const std::vector<Finding>& fs) {
-  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
-  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
-  std::vector<size_t> w(4, 0);
-  for (const auto& r : rows)
-    for (size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], r[i].size());
-  for (const auto& r : rows)
-    out << pad(r[0], w[0] + 2) << pad(r[1], w[1] + 2) << pad(r[2], w[2] + 2) << pad(r[3], w[3] + 2)
-        << r[4] << "\n";
-}
-
 nlohmann::json findings_json(const std::vector<Finding>& fs) {
   auto arr = nlohmann::json::array();
   for (const auto& f : fs)
@@ -331,7 +316,9 @@ int report_findings(const Options& o, std::ostream& out, const std::vector<Findi
     out << j.dump(2) << "\n";
     return failed ? 1 : 0;
   }
-  print_table(out, fs);
+  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
+  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
+  print_table(out, rows);
   bool first = true;
   for (const auto& f : fs) {
     if (f.verdict == "ok") continue;
