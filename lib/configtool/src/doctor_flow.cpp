@@ -194,16 +194,15 @@ void check_doctor_flags(const Options& o) {
                      "read the history file (one JSON object per line)");
   if (o.doctor && o.watch > 0)
     throw UsageError("--doctor", "cannot be combined with --watch", "run one, then the other");
-  if ((o.doctor || o.watch > 0) && o.over == "ethernet")
-    throw UsageError(o.doctor ? "--doctor" : "--watch", "checks the Thunderbolt links",
+  if (!o.doctor && o.watch <= 0) return;
+  const char* flag = o.doctor ? "--doctor" : "--watch";
+  if (o.over == "ethernet")
+    throw UsageError(flag, "checks the Thunderbolt links",
                      "use --over thunderbolt (the default), with --links for named interfaces");
-  if ((o.doctor || o.watch > 0) && o.from_probes)
-    throw UsageError(o.doctor ? "--doctor" : "--watch",
-                     "needs the hosts themselves, not saved probes", "drop --from-probes");
-  if ((o.doctor || o.watch > 0) &&
-      (o.auto_setup.value_or(false) || o.verify || o.teardown || o.check || o.dot || o.matrix))
-    throw UsageError(o.doctor ? "--doctor" : "--watch",
-                     "cannot be combined with setup, --verify, --check, --dot or --matrix",
+  if (o.from_probes)
+    throw UsageError(flag, "needs the hosts themselves, not saved probes", "drop --from-probes");
+  if (o.auto_setup.value_or(false) || o.verify || o.teardown || o.check || o.dot || o.matrix)
+    throw UsageError(flag, "cannot be combined with setup, --verify, --check, --dot or --matrix",
                      "run it on its own");
 }
 
