@@ -31,12 +31,6 @@ std::string first_line(const std::string& text) {
   return "";
 }
 
-std::string format_ms(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
 bool starts(const std::string& s, const char* p) {
   return s.rfind(p, 0) == 0;
 }
@@ -166,6 +160,12 @@ Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::stri
 
 }  // namespace
 
+std::string two_decimals(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
 std::string Hop::name() const {
   return host + (iface.empty() ? "" : ":" + iface) + " -> " + peer + " (" + address +
          (kind == "link" ? "" : ", " + kind) + ")";
@@ -284,7 +284,7 @@ std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& 
     out.push_back(route_finding(h, x, tb));
     if (x.connected) {
       std::string ev = "TCP connect to " + h.address + ":" + std::to_string(port) + " in " +
-                       format_ms(x.rtt_ms) + " ms";
+                       two_decimals(x.rtt_ms) + " ms";
       out.push_back(finding(h.host, "connect", h.name(), "ok", ev));
       continue;
     }
