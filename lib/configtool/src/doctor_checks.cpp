@@ -31,10 +31,6 @@ std::string first_line(const std::string& text) {
   return "";
 }
 
-bool starts(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
 void read_route(const probe::Capture& c, size_t i, bool mac, const Hop& h, HopResult& r) {
   const auto* sec = c.find("route_" + std::to_string(i));
   std::string cmd = mac ? "route -n get " + h.address : "ip route get " + h.address;
@@ -118,6 +114,20 @@ Finding finding(const std::string& host, const char* check, const std::string& s
                 const char* verdict, const std::string& evidence, const std::string& cause = "",
                 const std::string& fix = "") {
   return {host, check, subject, verdict, evidence, cause, fix};
+}
+
+// What kind of interface `iface` is: "thunderbolt" (one of `tb_ifaces`),
+// "bridge" (bridge0: the Thunderbolt Bridge), "vpn" (utun*, tailscale*,
+// wg*, ipsec*, ppp*), "loopback", "missing" (""), else "lan".
+std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces) {
+  if (iface.empty()) return "missing";
+  if (tb_ifaces.count(iface)) return "thunderbolt";
+  if (iface.starts_with("bridge")) return "bridge";
+  if (iface.starts_with("utun") || iface.starts_with("tailscale") || iface.starts_with("wg") ||
+      iface.starts_with("ipsec") || iface.starts_with("ppp"))
+    return "vpn";
+  if (iface == "lo" || iface == "lo0") return "loopback";
+  return "lan";
 }
 
 Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::string>& tb) {
@@ -212,17 +222,6 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
       if (f.size() >= 3 && f[0] == "nolisten") r.not_listening.push_back(f[1] + ": " + f[2]);
     }
   return r;
-}
-
-std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces) {
-  if (iface.empty()) return "missing";
-  if (tb_ifaces.count(iface)) return "thunderbolt";
-  if (starts(iface, "bridge")) return "bridge";
-  if (starts(iface, "utun") || starts(iface, "tailscale") || starts(iface, "wg") ||
-      starts(iface, "ipsec") || starts(iface, "ppp"))
-    return "vpn";
-  if (iface == "lo" || iface == "lo0") return "loopback";
-  return "lan";
 }
 
 Cause connect_cause(const std::string& name, const std::string& text, bool route_ok,

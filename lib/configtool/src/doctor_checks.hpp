@@ -75,11 +75,6 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
                             const std::vector<Hop>& hops,
                             const std::vector<probe::HardwarePort>& ports = {});
 
-// What kind of interface `iface` is: "thunderbolt" (one of `tb_ifaces`),
-// "bridge" (bridge0: the Thunderbolt Bridge), "vpn" (utun*, tailscale*,
-// wg*, ipsec*, ppp*), "loopback", "missing" (""), else "lan".
-std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces);
-
 struct Finding {
   std::string host;
   std::string check;    // route | link | connect | daemon | location | rdma | speed

@@ -58,6 +58,12 @@ netsetup::HostNet from_state(const probe::Capture& c, Os os) {
   return n;
 }
 
+// True when a flag asks for network setup work on the hosts themselves.
+bool wants_live_netsetup(const Options& o) {
+  return o.over != "ethernet" &&
+         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
+}
+
 // Runs one script per host, with the per-host progress board on stderr
 // (live on a TTY, lines under --verbose, else nothing).
 std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g,
@@ -279,11 +285,6 @@ netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& in
   bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
   Os os = mac ? Os::macOS : Os::Linux;
   return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
-}
-
-bool wants_live_netsetup(const Options& o) {
-  return o.over != "ethernet" &&
-         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
 }
 
 void check_netsetup_flags(const Options& o) {
