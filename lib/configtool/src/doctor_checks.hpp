@@ -81,8 +81,8 @@ struct Finding {
   std::string subject;  // the hop, the file, the port, the cable
   std::string verdict;  // ok | warn | fail
   std::string evidence;
-  std::string cause;  // "" when ok
-  std::string fix;
+  std::string cause = "";  // "" when ok
+  std::string fix = "";
 };
 
 // The causes and fix of a failed connect, from the errno's name (the
