@@ -14,6 +14,9 @@
 
 namespace distkit::configtool {
 
+// A finding in the --json report: each field under its own name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, host, check, subject, verdict, evidence, cause, fix)
+
 namespace {
 
 // Connects retry a refused connection this long (a peer's listener may not
@@ -102,19 +105,6 @@ void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& 
                          std::to_string(o.job_port) + "-" + std::to_string(last) +
                          ": the ring's and the jaccl coordinator's, from --job-port)",
                      "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
-}
-
-nlohmann::json findings_json(const std::vector<Finding>& fs) {
-  auto arr = nlohmann::json::array();
-  for (const auto& f : fs)
-    arr.push_back({{"host", f.host},
-                   {"check", f.check},
-                   {"subject", f.subject},
-                   {"verdict", f.verdict},
-                   {"evidence", f.evidence},
-                   {"cause", f.cause},
-                   {"fix", f.fix}});
-  return arr;
 }
 
 // The warnings and failures as Problems (kind: the check; the subject
@@ -225,12 +215,11 @@ LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology:
   lc.by_host.resize(g.infos.size());
   lc.tb_ifaces.resize(g.infos.size());
   for (size_t i = 0; i < lc.hops.size(); ++i) lc.by_host[index_of(g, lc.hops[i].host)].push_back(i);
-  for (const auto& l : plan.links) {
+  for (const auto& l : plan.links)
     for (const auto* e : {&l.cable.a, &l.cable.b}) {
       size_t k = index_of(g, e->host);
       if (k < g.infos.size() && !e->iface.empty()) lc.tb_ifaces[k].insert(e->iface);
     }
-  }
   for (size_t k = 0; k < t.hosts.size() && k < lc.tb_ifaces.size(); ++k)
     for (const auto& p : t.hosts[k].ports)
       if (!p.iface.empty()) lc.tb_ifaces[k].insert(p.iface);
@@ -309,7 +298,7 @@ int report_findings(const Options& o, std::ostream& out, const std::vector<Findi
                      {"ok", failed == 0},
                      {"failed", failed},
                      {"warnings", warned},
-                     {"findings", findings_json(fs)}};
+                     {"findings", fs}};
     for (auto& p : problems_of(fs)) problems.push_back(std::move(p));
     j["problems"] = to_json(problems);
     out << j.dump(2) << "\n";
