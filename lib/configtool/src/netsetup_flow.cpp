@@ -174,25 +174,20 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
                                                const netsetup::Plan* plan) {
   std::vector<std::shared_ptr<ssh::Executor>> ex = g.executors;
   std::vector<netsetup::HostOutcome> out;
-  for (size_t i = 0; i < g.infos.size(); ++i) {
+  for (size_t i = 0; i < g.infos.size(); ++i)
     if (g.infos[i].passwordless_sudo == false) {
       ex[i] = nullptr;
       if (plan) print_commands(o, s, g.infos[i], *plan);
     }
-  }
   auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(),
                               plan ? "setting up" : "tearing down");
-  for (size_t i = 0; i < g.infos.size(); ++i) {
-    if (!ex[i]) {
-      netsetup::HostOutcome r{g.infos[i].host, {}, {}};
-      r.error = "no passwordless sudo; run " +
-                std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
-                " on it by hand, or allow passwordless sudo";
-      out.push_back(r);
-      continue;
-    }
-    out.push_back(netsetup::read_outcome(g.infos[i].host, results[i]));
-  }
+  const std::string by_hand =
+      "no passwordless sudo; run " +
+      std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
+      " on it by hand, or allow passwordless sudo";
+  for (size_t i = 0; i < g.infos.size(); ++i)
+    out.push_back(ex[i] ? netsetup::read_outcome(g.infos[i].host, results[i])
+                        : netsetup::HostOutcome{g.infos[i].host, {}, by_hand});
   return out;
 }
 
