@@ -27,12 +27,9 @@ bool hash_line(std::string_view line, std::string_view word, std::string& path, 
 }  // namespace
 
 ParsedMetrics metrics_from_json(std::string_view text) {
-  ParsedMetrics p;
   json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    p.error = "not a JSON object";
-    return p;
-  }
+  if (j.is_discarded() || !j.is_object()) return {{}, "not a JSON object"};
+  ParsedMetrics p;
   for (const auto& [k, v] : j.items()) {
     if (v.is_number())
       p.values[k] = MetricValue::of(v.get<double>());
@@ -52,9 +49,7 @@ ParsedMetrics metrics_from_log(std::string_view log) {
     ParsedMetrics p = metrics_from_json(line);
     if (p.error.empty()) return p;
   }
-  ParsedMetrics none;
-  none.error = "rank 0 printed no JSON object line";
-  return none;
+  return {{}, "rank 0 printed no JSON object line"};
 }
 
 ProbeAnswer parse_probe_answer(std::string_view out) {

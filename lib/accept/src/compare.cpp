@@ -54,22 +54,16 @@ std::string quoted(const std::string& s) {
 }
 
 Agreement exact(const std::vector<Sample>& samples) {
-  Agreement a;
   const Sample& ref = samples.front();
-  for (const auto& s : samples) {
-    if (s.value->text == ref.value->text) continue;
-    a.ok = false;
-    a.detail = "differs between runs (must be exact): " + ref.run + " " + quoted(ref.value->text) +
-               " vs " + s.run + " " + quoted(s.value->text);
-    return a;
-  }
-  a.detail =
-      quoted(ref.value->text) + " in all " + std::to_string(samples.size()) + " runs (exact)";
-  return a;
+  for (const auto& s : samples)
+    if (s.value->text != ref.value->text)
+      return {false, "differs between runs (must be exact): " + ref.run + " " +
+                         quoted(ref.value->text) + " vs " + s.run + " " + quoted(s.value->text)};
+  return {true,
+          quoted(ref.value->text) + " in all " + std::to_string(samples.size()) + " runs (exact)"};
 }
 
 Agreement numeric(const Tolerance& tol, const std::vector<Sample>& samples) {
-  Agreement a;
   const Sample* lo = &samples.front();
   const Sample* hi = lo;
   double magnitude = 0.0;
@@ -78,52 +72,28 @@ Agreement numeric(const Tolerance& tol, const std::vector<Sample>& samples) {
     if (s.value->number > hi->value->number) hi = &s;
     magnitude = std::max(magnitude, std::fabs(s.value->number));
   }
-  a.spread = hi->value->number - lo->value->number;
-  a.allowed = std::max(tol.abs, tol.rel * magnitude);
-  a.min_run = lo->run;
-  a.max_run = hi->run;
-  a.ok = a.spread <= a.allowed;
-  std::string runs = std::to_string(samples.size()) + " runs";
-  if (a.ok) {
-    a.detail = "spread " + format_short(a.spread) + " across " + runs + " within the tolerance " +
-               format_short(a.allowed) + " (" + describe_tolerance(tol) + ")";
-  } else {
-    a.detail = "spread " + format_short(a.spread) + " across " + runs + " exceeds the tolerance " +
-               format_short(a.allowed) + " (" + describe_tolerance(tol) + "); min " +
-               lo->value->text + " in " + lo->run + ", max " + hi->value->text + " in " + hi->run;
-  }
-  return a;
+  const double spread = hi->value->number - lo->value->number;
+  const double allowed = std::max(tol.abs, tol.rel * magnitude);
+  std::string found =
+      "spread " + format_short(spread) + " across " + std::to_string(samples.size()) + " runs";
+  std::string limit =
+      " the tolerance " + format_short(allowed) + " (" + describe_tolerance(tol) + ")";
+  if (spread <= allowed) return {true, found + " within" + limit};
+  return {false, found + " exceeds" + limit + "; min " + lo->value->text + " in " + lo->run +
+                     ", max " + hi->value->text + " in " + hi->run};
 }
 
 }  // namespace
 
 Agreement compare_metric(const Tolerance& tol, const std::vector<Sample>& samples) {
-  Agreement a;
-  if (samples.empty()) {
-    a.ok = false;
-    a.detail = "no run reported it";
-    return a;
-  }
+  if (samples.empty()) return {false, "no run reported it"};
   for (const auto& s : samples)
-    if (!s.value) {
-      a.ok = false;
-      a.detail = "missing from the metrics of " + s.run;
-      return a;
-    }
-  bool all_numbers = std::all_of(samples.begin(), samples.end(),
-                                 [](const Sample& s) { return s.value->is_number; });
-  if (tol.exact || !all_numbers) {
-    if (!tol.exact) {
-      for (const auto& s : samples)
-        if (!s.value->is_number) {
-          a.ok = false;
-          a.detail = s.run + " reported " + quoted(s.value->text) +
-                     ", not a number; declare it \"exact\" to compare strings";
-          return a;
-        }
-    }
-    return exact(samples);
-  }
+    if (!s.value) return {false, "missing from the metrics of " + s.run};
+  if (tol.exact) return exact(samples);
+  for (const auto& s : samples)
+    if (!s.value->is_number)
+      return {false, s.run + " reported " + quoted(s.value->text) +
+                         ", not a number; declare it \"exact\" to compare strings"};
   return numeric(tol, samples);
 }
 

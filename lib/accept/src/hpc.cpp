@@ -3,7 +3,6 @@
 #include "distkit/accept/hpc.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <mutex>
@@ -79,7 +78,6 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
     throw Error(job.dir.string(), "cannot create the HPC job's directory (" + ec.message() + ")",
                 "choose a writable --work-dir");
   write_file_atomic(job.dir / "job.sh", hpc_job_script(o, job), 0755);
-  auto start = std::chrono::steady_clock::now();
   // sbatch --wait runs in a process group of its own, so Ctrl-C at the
   // terminal reaches only distaccept, which must not leave the job queued
   // or running on the HPC: on INT, TERM or HUP it cancels the job (scancel)
@@ -125,7 +123,6 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
     if (id.empty() || !out.error.empty()) sbatch->abort();
   }
   sbatch->wait();
-  out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.job_id = parsable_job_id(out_text);
   if (out.job_id.empty() && !out.interrupted) {
     std::string why = last_line(err_text);

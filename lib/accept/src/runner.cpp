@@ -5,7 +5,7 @@
 
 #include "distkit/accept/answers.hpp"
 #include "distkit/hostfile/hostfile.hpp"
-#include "distkit/util/atomic_file.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/shell_quote.hpp"
 #include "distkit/util/strings.hpp"
@@ -64,13 +64,19 @@ Context load(const Task& task, const RunnerOptions& o) {
   return c;
 }
 
+// The cluster's hostfile with `host`'s entry alone, without its RDMA devices.
+hostfile::Hostfile one_host(const Context& c, const std::string& host) {
+  hostfile::Hostfile one = c.cluster;
+  auto it = std::find_if(one.hosts.begin(), one.hosts.end(),
+                         [&](const hostfile::Host& h) { return h.ssh == host; });
+  one.hosts = {*it};
+  one.hosts.front().rdma.clear();
+  return one;
+}
+
 // The baseline host's entry alone, for the baseline runs' --hostfile.
 void write_baseline_hostfile(Context& c) {
-  hostfile::Hostfile base = c.cluster;
-  auto it = std::find_if(base.hosts.begin(), base.hosts.end(),
-                         [&](const hostfile::Host& h) { return h.ssh == c.baseline_host; });
-  base.hosts = {*it};
-  base.hosts.front().rdma.clear();
+  hostfile::Hostfile base = one_host(c, c.baseline_host);
   // RDMA (jaccl, jaccl-ring) needs a peer host; one host's ranks use the ring.
   if (base.backend == hostfile::Backend::jaccl || base.backend == hostfile::Backend::jaccl_ring)
     base.backend = hostfile::Backend::ring;
@@ -88,31 +94,45 @@ std::vector<std::string> run_dirs(const Context& c) {
   return dirs;
 }
 
-void probe(const Context& c, Evidence& e) {
-  say(c, "probing " + std::to_string(c.hosts.size()) + " host(s)");
+// A helper script (the probe, a collection) as a job of its own: no
+// preflight, a minute at most. `step` names it if interrupted.
+LaunchOutcome run_helper(const Context& c, const fs::path& hostfile, const std::string& script,
+                         const fs::path& dir, const std::string& step) {
   LaunchRequest r;
-  r.hostfile = c.o.hostfile;
-  r.command = {"/bin/sh", "-c",
-               script("accept_probe.sh",
-                      {{"dirs", shell_join(run_dirs(c))}, {"inputs", shell_join(c.task.inputs)}})};
+  r.hostfile = hostfile;
+  r.command = {"/bin/sh", "-c", script};
   r.cwd = c.task.cwd;
-  r.dir = c.o.work_dir / "probe";
+  r.dir = dir;
   r.preflight = false;
   r.timeout_s = 60;
   LaunchOutcome out = launch(c.o.access, r);
-  check_interrupt(out, "probe");
+  check_interrupt(out, step);
+  return out;
+}
+
+// One host's versions and input hashes, from its rank's probe log.
+void add_probe_answer(const Context& c, Evidence& e, const std::string& host,
+                      const std::string& log) {
+  ProbeAnswer a = parse_probe_answer(log);
+  e.versions.push_back({host, a.versions});
+  for (const auto& path : c.task.inputs)
+    e.inputs[path][host] = a.inputs.count(path) ? a.inputs[path] : "";
+}
+
+void probe(const Context& c, Evidence& e) {
+  say(c, "probing " + std::to_string(c.hosts.size()) + " host(s)");
+  fs::path dir = c.o.work_dir / "probe";
+  std::string sh = script("accept_probe.sh", {{"dirs", shell_join(run_dirs(c))},
+                                              {"inputs", shell_join(c.task.inputs)}});
+  LaunchOutcome out = run_helper(c, c.o.hostfile, sh, dir, "probe");
   if (!out.succeeded()) {
     e.probe_error = out.error.empty() ? "distlaunch exited " + std::to_string(out.exit_code) +
-                                            " (see " + r.dir.string() + ")"
+                                            " (see " + dir.string() + ")"
                                       : out.error;
     return;
   }
-  for (size_t i = 0; i < c.hosts.size(); ++i) {
-    ProbeAnswer a = parse_probe_answer(rank_log(r.dir, static_cast<int>(i)));
-    e.versions.push_back({c.hosts[i], a.versions});
-    for (const auto& path : c.task.inputs)
-      e.inputs[path][c.hosts[i]] = a.inputs.count(path) ? a.inputs[path] : "";
-  }
+  for (size_t i = 0; i < c.hosts.size(); ++i)
+    add_probe_answer(c, e, c.hosts[i], rank_log(dir, static_cast<int>(i)));
 }
 
 void read_manifest(RunRecord& rec) {
@@ -185,23 +205,10 @@ void collect(const Context& c, RunRecord& rec, const std::string& host) {
   metrics_from_rank0(c, rec);
   CollectPlan p = collect_plan(c, rec.dir);
   if (!p.needed) return;
-  hostfile::Hostfile one = c.cluster;
-  auto it = std::find_if(one.hosts.begin(), one.hosts.end(),
-                         [&](const hostfile::Host& h) { return h.ssh == host; });
-  one.hosts = {*it};
-  one.hosts.front().rdma.clear();
   fs::path dir = fs::path(rec.dir) / "collect";
   fs::create_directories(dir);
-  hostfile::save(dir / "hostfile.json", one);
-  LaunchRequest r;
-  r.hostfile = dir / "hostfile.json";
-  r.command = {"/bin/sh", "-c", p.script};
-  r.cwd = c.task.cwd;
-  r.dir = dir;
-  r.preflight = false;
-  r.timeout_s = 60;
-  LaunchOutcome out = launch(c.o.access, r);
-  check_interrupt(out, rec.name + " (collecting)");
+  hostfile::save(dir / "hostfile.json", one_host(c, host));
+  run_helper(c, dir / "hostfile.json", p.script, dir, rec.name + " (collecting)");
   apply_collect(c, rec, p, rank_log(dir, 0), host);
 }
 
@@ -277,9 +284,8 @@ HpcJob hpc_job(const Context& c, int ranks_per_node) {
 // distlaunch's status in a directory of the HPC job (nullopt: not run).
 std::optional<int> status_in(const fs::path& dir) {
   std::string text(trim(text_or_empty(dir / "exit_status")));
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  return std::stoi(text);
+  if (text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return parse_decimal<int>(text);
 }
 
 // The probe's answers: one rank per node, each node's versions and inputs.
@@ -296,12 +302,7 @@ void read_hpc_probe(const Context& c, const HpcJob& job, const HpcOutcome& out, 
   RunRecord probe;
   probe.dir = job.probe_dir;
   read_manifest(probe);
-  for (const auto& k : probe.ranks) {
-    ProbeAnswer a = parse_probe_answer(rank_log(job.probe_dir, k.rank));
-    e.versions.push_back({k.host, a.versions});
-    for (const auto& path : c.task.inputs)
-      e.inputs[path][k.host] = a.inputs.count(path) ? a.inputs[path] : "";
-  }
+  for (const auto& k : probe.ranks) add_probe_answer(c, e, k.host, rank_log(job.probe_dir, k.rank));
 }
 
 // One repetition of the HPC job, from what the job left in its directory.

@@ -34,18 +34,16 @@ struct Reader {
   }
 
   double number(const json& v, const std::string& path, double min, const char* bound) const {
-    if (!v.is_number()) fail(path, std::string("must be a number ") + bound);
-    double d = v.get<double>();
-    if (!std::isfinite(d) || d < min) fail(path, std::string("must be a number ") + bound);
-    return d;
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < min)
+      fail(path, std::string("must be a number ") + bound);
+    return v.get<double>();
   }
 
   int integer(const json& v, const std::string& path, int min, int max) const {
-    std::string range = "between " + std::to_string(min) + " and " + std::to_string(max);
-    if (!v.is_number_integer()) fail(path, "must be a whole number " + range);
-    long long n = v.get<long long>();
-    if (n < min || n > max) fail(path, "must be a whole number " + range);
-    return static_cast<int>(n);
+    if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max)
+      fail(path,
+           "must be a whole number between " + std::to_string(min) + " and " + std::to_string(max));
+    return static_cast<int>(v.get<long long>());
   }
 
   std::vector<std::string> strings(const json& v, const std::string& path, bool non_empty) const {

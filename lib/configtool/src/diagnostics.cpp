@@ -1,6 +1,8 @@
 // See diagnostics.hpp.
 #include "diagnostics.hpp"
 
+#include <algorithm>
+
 #include "distkit/util/terminal.hpp"
 
 namespace distkit::configtool {
@@ -16,6 +18,17 @@ void note(Services& s, const std::string& line) {
 
 void verbose(const Options& o, Services& s, const std::string& line) {
   if (o.verbose) s.err << colorize("distconfig: " + line, Color::dim, s.color) << "\n";
+}
+
+void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> w(rows.front().size(), 0);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  for (const auto& r : rows) {
+    for (size_t i = 0; i + 1 < r.size(); ++i)
+      out << r[i] << std::string(w[i] - r[i].size() + 2, ' ');
+    out << r.back() << "\n";
+  }
 }
 
 }  // namespace distkit::configtool

@@ -31,16 +31,6 @@ std::string first_line(const std::string& text) {
   return "";
 }
 
-std::string format_ms(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
-bool starts(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
 void read_route(const probe::Capture& c, size_t i, bool mac, const Hop& h, HopResult& r) {
   const auto* sec = c.find("route_" + std::to_string(i));
   std::string cmd = mac ? "route -n get " + h.address : "ip route get " + h.address;
@@ -120,51 +110,65 @@ void read_tb_speeds(const probe::Capture& c, const std::vector<Hop>& hops,
         out[i].speed_mbps = long(p.linked_gbps()) * 1000;
 }
 
-Finding finding(const std::string& host, const char* check, const std::string& subject,
-                const char* verdict, const std::string& evidence, const std::string& cause = "",
-                const std::string& fix = "") {
-  return {host, check, subject, verdict, evidence, cause, fix};
+// What kind of interface `iface` is: "thunderbolt" (one of `tb_ifaces`),
+// "bridge" (bridge0: the Thunderbolt Bridge), "vpn" (utun*, tailscale*,
+// wg*, ipsec*, ppp*), "loopback", "missing" (""), else "lan".
+std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces) {
+  if (iface.empty()) return "missing";
+  if (tb_ifaces.count(iface)) return "thunderbolt";
+  if (iface.starts_with("bridge")) return "bridge";
+  if (iface.starts_with("utun") || iface.starts_with("tailscale") || iface.starts_with("wg") ||
+      iface.starts_with("ipsec") || iface.starts_with("ppp"))
+    return "vpn";
+  if (iface == "lo" || iface == "lo0") return "loopback";
+  return "lan";
 }
 
 Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::string>& tb) {
   const std::string kind = classify_iface(r.route_iface, tb);
-  const std::string& ev = r.route_evidence;
+  auto route = [&](const char* verdict, std::string cause = "", std::string fix = "") {
+    return Finding{h.host, "route", h.name(), verdict, r.route_evidence, cause, fix};
+  };
   if (kind == "missing")
-    return finding(h.host, "route", h.name(), "fail", ev, "no route to " + h.address,
-                   h.kind == "link" ? "set the link's addresses up: distconfig --auto-setup"
-                                    : "give the host a route to " + h.address);
-  if (!h.iface.empty() && r.route_iface == h.iface)
-    return finding(h.host, "route", h.name(), "ok", ev);
+    return route("fail", "no route to " + h.address,
+                 h.kind == "link" ? "set the link's addresses up: distconfig --auto-setup"
+                                  : "give the host a route to " + h.address);
+  if (!h.iface.empty() && r.route_iface == h.iface) return route("ok");
   std::string where = kind == "vpn"      ? "a VPN (" + r.route_iface + ")"
                       : kind == "bridge" ? "the Thunderbolt Bridge (" + r.route_iface + ")"
                       : kind == "lan"    ? "the LAN (" + r.route_iface + ")"
                                          : r.route_iface;
   if (h.iface.empty() && h.cabled && kind != "thunderbolt")  // exo#2295: 8.7 vs 25.4 tok/s
-    return finding(h.host, "route", h.name(), "warn", ev,
-                   "this ring hop goes through " + where + " although " + h.host + " and " +
-                       h.peer + " share a Thunderbolt cable: the ring runs at that path's speed",
-                   "put the peer's Thunderbolt link address in the hostfile (distconfig writes "
-                   "it)");
+    return route("warn",
+                 "this ring hop goes through " + where + " although " + h.host + " and " + h.peer +
+                     " share a Thunderbolt cable: the ring runs at that path's speed",
+                 "put the peer's Thunderbolt link address in the hostfile (distconfig writes it)");
   if (h.iface.empty()) {  // any interface will do, but a VPN costs tens of ms (exo#1723)
-    if (kind != "vpn") return finding(h.host, "route", h.name(), "ok", ev);
-    return finding(h.host, "route", h.name(), "warn", ev,
-                   "the connection to " + h.address + " goes through " + where +
-                       ": tens of ms per message instead of <1 ms over a cable",
-                   "use the peer's Thunderbolt or LAN address, or stop the VPN from routing it");
+    if (kind != "vpn") return route("ok");
+    return route("warn",
+                 "the connection to " + h.address + " goes through " + where +
+                     ": tens of ms per message instead of <1 ms over a cable",
+                 "use the peer's Thunderbolt or LAN address, or stop the VPN from routing it");
   }
   if (kind == "thunderbolt")
-    return finding(h.host, "route", h.name(), "fail", ev,
-                   "traffic to " + h.address + " leaves through " + r.route_iface + ", not " +
-                       h.iface + ": another cable's interface holds a route to it",
-                   "remove the other route (distconfig --teardown, then --auto-setup)");
-  return finding(h.host, "route", h.name(), "fail", ev,
-                 "traffic to " + h.address + " leaves through " + where + ", not the link " +
-                     h.iface + ": the job runs at that path's speed",
-                 "remove the route that sends " + h.address + " to " + r.route_iface +
-                     " (the command above shows it), then run distconfig --auto-setup again");
+    return route("fail",
+                 "traffic to " + h.address + " leaves through " + r.route_iface + ", not " +
+                     h.iface + ": another cable's interface holds a route to it",
+                 "remove the other route (distconfig --teardown, then --auto-setup)");
+  return route("fail",
+               "traffic to " + h.address + " leaves through " + where + ", not the link " +
+                   h.iface + ": the job runs at that path's speed",
+               "remove the route that sends " + h.address + " to " + r.route_iface +
+                   " (the command above shows it), then run distconfig --auto-setup again");
 }
 
 }  // namespace
+
+std::string two_decimals(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
 
 std::string Hop::name() const {
   return host + (iface.empty() ? "" : ":" + iface) + " -> " + peer + " (" + address +
@@ -214,17 +218,6 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
   return r;
 }
 
-std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces) {
-  if (iface.empty()) return "missing";
-  if (tb_ifaces.count(iface)) return "thunderbolt";
-  if (starts(iface, "bridge")) return "bridge";
-  if (starts(iface, "utun") || starts(iface, "tailscale") || starts(iface, "wg") ||
-      starts(iface, "ipsec") || starts(iface, "ppp"))
-    return "vpn";
-  if (iface == "lo" || iface == "lo0") return "loopback";
-  return "lan";
-}
-
 Cause connect_cause(const std::string& name, const std::string& text, bool route_ok,
                     bool same_subnet, bool macos, int port) {
   const std::string p = std::to_string(port);
@@ -268,24 +261,23 @@ std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& 
     const Hop& h = hops[i];
     const HopResult& x = r.hops[i];
     if (!h.iface.empty() && x.link == "up")
-      out.push_back(finding(h.host, "link", h.host + ":" + h.iface, "ok", x.link_evidence));
+      out.push_back({h.host, "link", h.host + ":" + h.iface, "ok", x.link_evidence});
     if (!h.iface.empty() && x.speed_mbps > 0)
-      out.push_back(finding(
-          h.host, "speed", h.host + ":" + h.iface, "ok",
-          "/sys/class/net/" + h.iface + "/speed: " + std::to_string(x.speed_mbps) + " Mb/s"));
+      out.push_back(
+          {h.host, "speed", h.host + ":" + h.iface, "ok",
+           "/sys/class/net/" + h.iface + "/speed: " + std::to_string(x.speed_mbps) + " Mb/s"});
     if (!h.iface.empty() && x.link != "up")
-      out.push_back(finding(
-          h.host, "link", h.host + ":" + h.iface, "fail", x.link_evidence,
-          x.link == "missing"
-              ? "this host has no interface " + h.iface + " (renamed, or the adapter is gone)"
-              : h.iface + " is down here (cable unplugged, or the interface "
-                          "disabled)",
-          "check the cable and the interface"));
+      out.push_back(
+          {h.host, "link", h.host + ":" + h.iface, "fail", x.link_evidence,
+           x.link == "missing"
+               ? "this host has no interface " + h.iface + " (renamed, or the adapter is gone)"
+               : h.iface + " is down here (cable unplugged, or the interface disabled)",
+           "check the cable and the interface"});
     out.push_back(route_finding(h, x, tb));
     if (x.connected) {
       std::string ev = "TCP connect to " + h.address + ":" + std::to_string(port) + " in " +
-                       format_ms(x.rtt_ms) + " ms";
-      out.push_back(finding(h.host, "connect", h.name(), "ok", ev));
+                       two_decimals(x.rtt_ms) + " ms";
+      out.push_back({h.host, "connect", h.name(), "ok", ev});
       continue;
     }
     bool route_ok = !x.route_iface.empty() && (h.iface.empty() || x.route_iface == h.iface);
@@ -295,7 +287,7 @@ std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& 
         (x.errno_name.empty() ? x.errno_text
                               : x.errno_name + " (errno " + std::to_string(x.errno_number) + ", " +
                                     x.errno_text + ")");
-    out.push_back(finding(h.host, "connect", h.name(), "fail", ev, c.cause, c.fix));
+    out.push_back({h.host, "connect", h.name(), "fail", ev, c.cause, c.fix});
   }
   return out;
 }
@@ -303,38 +295,38 @@ std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& 
 std::vector<Finding> judge_host(const HostResult& r) {
   std::vector<Finding> out;
   for (const auto& f : r.daemon_files)
-    out.push_back(finding(
-        r.host, "daemon", f, "fail", f + " exists",
-        "exo's network daemon (io.exo.networksetup) runs at boot and every ~30 minutes: it "
-        "switches to its own \"exo\" network location and puts the Thunderbolt services on "
-        "DHCP, wiping the link addresses (exo#2067, exo#2279)",
-        "remove it: sudo launchctl unload /Library/LaunchDaemons/io.exo.networksetup.plist, "
-        "then delete the plist and /Library/Application Support/EXO (or run exo's "
-        "uninstall-exo.sh)"));
+    out.push_back(
+        {r.host, "daemon", f, "fail", f + " exists",
+         "exo's network daemon (io.exo.networksetup) runs at boot and every ~30 minutes: it "
+         "switches to its own \"exo\" network location and puts the Thunderbolt services on "
+         "DHCP, wiping the link addresses (exo#2067, exo#2279)",
+         "remove it: sudo launchctl unload /Library/LaunchDaemons/io.exo.networksetup.plist, "
+         "then delete the plist and /Library/Application Support/EXO (or run exo's "
+         "uninstall-exo.sh)"});
   if (r.location) {
     std::string ev = "networksetup -getcurrentlocation: " + *r.location;
     const auto& set_in = r.setup_location;
     if (set_in) ev += "; " + r.state_file + ": location " + *set_in;
     if (set_in && *set_in != *r.location)
-      out.push_back(finding(
-          r.host, "location", *r.location, "fail", ev,
-          "the network location is " + *r.location + "; distconfig set up the link addresses in " +
-              *set_in +
-              ": switching locations makes configd apply the other location's service "
-              "settings, which can drop addresses set by hand (exo's daemon switches to its "
-              "\"exo\" location on purpose, exo#2279)",
-          "switch back: sudo networksetup -switchtolocation " + shell_quote(*set_in) +
-              ", then distconfig --auto-setup (it sets up again what the switch dropped, and "
-              "verifies); to stay in " +
-              *r.location + ", only distconfig --auto-setup (it records " + *r.location + ")"));
+      out.push_back(
+          {r.host, "location", *r.location, "fail", ev,
+           "the network location is " + *r.location + "; distconfig set up the link addresses in " +
+               *set_in +
+               ": switching locations makes configd apply the other location's service "
+               "settings, which can drop addresses set by hand (exo's daemon switches to its "
+               "\"exo\" location on purpose, exo#2279)",
+           "switch back: sudo networksetup -switchtolocation " + shell_quote(*set_in) +
+               ", then distconfig --auto-setup (it sets up again what the switch dropped, and "
+               "verifies); to stay in " +
+               *r.location + ", only distconfig --auto-setup (it records " + *r.location + ")"});
     else if (*r.location == "exo")
-      out.push_back(finding(r.host, "location", *r.location, "warn", ev,
-                            "the network location is exo's, which its daemon switches to and "
-                            "rewrites (exo#2279)",
-                            "switch back: sudo networksetup -switchtolocation Automatic, then "
-                            "distconfig --auto-setup"));
+      out.push_back({r.host, "location", *r.location, "warn", ev,
+                     "the network location is exo's, which its daemon switches to and "
+                     "rewrites (exo#2279)",
+                     "switch back: sudo networksetup -switchtolocation Automatic, then "
+                     "distconfig --auto-setup"});
     else
-      out.push_back(finding(r.host, "location", *r.location, "ok", ev));
+      out.push_back({r.host, "location", *r.location, "ok", ev});
   }
   return out;
 }
@@ -350,23 +342,22 @@ std::vector<Finding> judge_rdma(const HostResult& r, const std::vector<std::stri
       std::string subject = dev + " port " + std::to_string(p.port.port);
       std::string ev = "ibv_devinfo -v: state " + p.port.state;
       if (!p.port.active()) {
-        out.push_back(finding(r.host, "rdma", subject, "fail", ev,
-                              subject + " is not PORT_ACTIVE: no cable, or RDMA not enabled at "
-                                        "the other end",
-                              "check the cable and `rdma_ctl status` on both Macs"));
+        out.push_back(
+            {r.host, "rdma", subject, "fail", ev,
+             subject + " is not PORT_ACTIVE: no cable, or RDMA not enabled at the other end",
+             "check the cable and `rdma_ctl status` on both Macs"});
         continue;
       }
       std::string v4 = p.ipv4_mapped();
       if (v4.empty())
-        out.push_back(finding(r.host, "rdma", subject, "fail",
-                              ev + ", GIDs: " + (p.gids.empty() ? "none" : join(p.gids, " ")),
-                              "no IPv4-mapped GID (::ffff:a.b.c.d): JACCL cannot address this "
-                              "port (MLX #4191)",
-                              "give " + iface +
-                                  " an IPv4 address (distconfig --auto-setup) "
-                                  "outside bridge0"));
+        out.push_back(
+            {r.host, "rdma", subject, "fail",
+             ev + ", GIDs: " + (p.gids.empty() ? "none" : join(p.gids, " ")),
+             "no IPv4-mapped GID (::ffff:a.b.c.d): JACCL cannot address this "
+             "port (MLX #4191)",
+             "give " + iface + " an IPv4 address (distconfig --auto-setup) outside bridge0"});
       else
-        out.push_back(finding(r.host, "rdma", subject, "ok", ev + ", GID ::ffff:" + v4));
+        out.push_back({r.host, "rdma", subject, "ok", ev + ", GID ::ffff:" + v4});
     }
   }
   return out;
@@ -389,13 +380,13 @@ std::vector<Finding> judge_speeds(const topology::Topology& t) {
     std::string ev = "system_profiler SPThunderboltDataType: linked at " + std::to_string(l.gbps) +
                      " Gb/s; both Macs have ports up to " + std::to_string(cap) + " Gb/s";
     if (cap >= 80 && l.gbps < 80)
-      out.push_back(finding(t.hosts[size_t(l.a)].name, "speed", subject, "warn", ev,
-                            "both Macs have Thunderbolt 5 ports but this cable runs at " +
-                                std::to_string(l.gbps) +
-                                " Gb/s: a Thunderbolt 3/4 cable, or a dock or hub in the path",
-                            "use a Thunderbolt 5 cable straight between the two ports"));
+      out.push_back({t.hosts[size_t(l.a)].name, "speed", subject, "warn", ev,
+                     "both Macs have Thunderbolt 5 ports but this cable runs at " +
+                         std::to_string(l.gbps) +
+                         " Gb/s: a Thunderbolt 3/4 cable, or a dock or hub in the path",
+                     "use a Thunderbolt 5 cable straight between the two ports"});
     else
-      out.push_back(finding(t.hosts[size_t(l.a)].name, "speed", subject, "ok", ev));
+      out.push_back({t.hosts[size_t(l.a)].name, "speed", subject, "ok", ev});
   }
   return out;
 }

@@ -75,19 +75,14 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
                             const std::vector<Hop>& hops,
                             const std::vector<probe::HardwarePort>& ports = {});
 
-// What kind of interface `iface` is: "thunderbolt" (one of `tb_ifaces`),
-// "bridge" (bridge0: the Thunderbolt Bridge), "vpn" (utun*, tailscale*,
-// wg*, ipsec*, ppp*), "loopback", "missing" (""), else "lan".
-std::string classify_iface(const std::string& iface, const std::set<std::string>& tb_ifaces);
-
 struct Finding {
   std::string host;
   std::string check;    // route | link | connect | daemon | location | rdma | speed
   std::string subject;  // the hop, the file, the port, the cable
   std::string verdict;  // ok | warn | fail
   std::string evidence;
-  std::string cause;  // "" when ok
-  std::string fix;
+  std::string cause = "";  // "" when ok
+  std::string fix = "";
 };
 
 // The causes and fix of a failed connect, from the errno's name (the
@@ -114,5 +109,8 @@ std::vector<Finding> judge_rdma(const HostResult& r, const std::vector<std::stri
 
 // Negotiated speed of each cable against what both Macs' ports can do.
 std::vector<Finding> judge_speeds(const topology::Topology& t);
+
+// `v` with two decimals ("0.42"): connect times in ms, the watch's interval.
+std::string two_decimals(double v);
 
 }  // namespace distkit::configtool

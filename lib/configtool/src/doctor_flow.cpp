@@ -14,6 +14,9 @@
 
 namespace distkit::configtool {
 
+// A finding in the --json report: each field under its own name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, host, check, subject, verdict, evidence, cause, fix)
+
 namespace {
 
 // Connects retry a refused connection this long (a peer's listener may not
@@ -104,34 +107,6 @@ void check_test_port(const Options& o, const std::optional<hostfile::Hostfile>& 
                      "pick a port outside that range, e.g. " + std::to_string(o.job_port - 1));
 }
 
-std::string pad(const std::string& s, size_t w) {
-  return s + std::string(w > s.size() ? w - s.size() : 0, ' ');
-}
-
-void print_table(std::ostream& out, const std::vector<Finding>& fs) {
-  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
-  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
-  std::vector<size_t> w(4, 0);
-  for (const auto& r : rows)
-    for (size_t i = 0; i < 4; ++i) w[i] = std::max(w[i], r[i].size());
-  for (const auto& r : rows)
-    out << pad(r[0], w[0] + 2) << pad(r[1], w[1] + 2) << pad(r[2], w[2] + 2) << pad(r[3], w[3] + 2)
-        << r[4] << "\n";
-}
-
-nlohmann::json findings_json(const std::vector<Finding>& fs) {
-  auto arr = nlohmann::json::array();
-  for (const auto& f : fs)
-    arr.push_back({{"host", f.host},
-                   {"check", f.check},
-                   {"subject", f.subject},
-                   {"verdict", f.verdict},
-                   {"evidence", f.evidence},
-                   {"cause", f.cause},
-                   {"fix", f.fix}});
-  return arr;
-}
-
 // The warnings and failures as Problems (kind: the check; the subject
 // names the host) for the JSON's "problems"; the table and "Causes and
 // fixes" say the same for people, so they are not printed again.
@@ -209,16 +184,15 @@ void check_doctor_flags(const Options& o) {
                      "read the history file (one JSON object per line)");
   if (o.doctor && o.watch > 0)
     throw UsageError("--doctor", "cannot be combined with --watch", "run one, then the other");
-  if ((o.doctor || o.watch > 0) && o.over == "ethernet")
-    throw UsageError(o.doctor ? "--doctor" : "--watch", "checks the Thunderbolt links",
+  if (!o.doctor && o.watch <= 0) return;
+  const char* flag = o.doctor ? "--doctor" : "--watch";
+  if (o.over == "ethernet")
+    throw UsageError(flag, "checks the Thunderbolt links",
                      "use --over thunderbolt (the default), with --links for named interfaces");
-  if ((o.doctor || o.watch > 0) && o.from_probes)
-    throw UsageError(o.doctor ? "--doctor" : "--watch",
-                     "needs the hosts themselves, not saved probes", "drop --from-probes");
-  if ((o.doctor || o.watch > 0) &&
-      (o.auto_setup.value_or(false) || o.verify || o.teardown || o.check || o.dot || o.matrix))
-    throw UsageError(o.doctor ? "--doctor" : "--watch",
-                     "cannot be combined with setup, --verify, --check, --dot or --matrix",
+  if (o.from_probes)
+    throw UsageError(flag, "needs the hosts themselves, not saved probes", "drop --from-probes");
+  if (o.auto_setup.value_or(false) || o.verify || o.teardown || o.check || o.dot || o.matrix)
+    throw UsageError(flag, "cannot be combined with setup, --verify, --check, --dot or --matrix",
                      "run it on its own");
 }
 
@@ -241,12 +215,11 @@ LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology:
   lc.by_host.resize(g.infos.size());
   lc.tb_ifaces.resize(g.infos.size());
   for (size_t i = 0; i < lc.hops.size(); ++i) lc.by_host[index_of(g, lc.hops[i].host)].push_back(i);
-  for (const auto& l : plan.links) {
+  for (const auto& l : plan.links)
     for (const auto* e : {&l.cable.a, &l.cable.b}) {
       size_t k = index_of(g, e->host);
       if (k < g.infos.size() && !e->iface.empty()) lc.tb_ifaces[k].insert(e->iface);
     }
-  }
   for (size_t k = 0; k < t.hosts.size() && k < lc.tb_ifaces.size(); ++k)
     for (const auto& p : t.hosts[k].ports)
       if (!p.iface.empty()) lc.tb_ifaces[k].insert(p.iface);
@@ -325,13 +298,15 @@ int report_findings(const Options& o, std::ostream& out, const std::vector<Findi
                      {"ok", failed == 0},
                      {"failed", failed},
                      {"warnings", warned},
-                     {"findings", findings_json(fs)}};
+                     {"findings", fs}};
     for (auto& p : problems_of(fs)) problems.push_back(std::move(p));
     j["problems"] = to_json(problems);
     out << j.dump(2) << "\n";
     return failed ? 1 : 0;
   }
-  print_table(out, fs);
+  std::vector<std::vector<std::string>> rows{{"VERDICT", "HOST", "CHECK", "SUBJECT", "EVIDENCE"}};
+  for (const auto& f : fs) rows.push_back({f.verdict, f.host, f.check, f.subject, f.evidence});
+  print_table(out, rows);
   bool first = true;
   for (const auto& f : fs) {
     if (f.verdict == "ok") continue;

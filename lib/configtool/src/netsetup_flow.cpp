@@ -58,6 +58,12 @@ netsetup::HostNet from_state(const probe::Capture& c, Os os) {
   return n;
 }
 
+// True when a flag asks for network setup work on the hosts themselves.
+bool wants_live_netsetup(const Options& o) {
+  return o.over != "ethernet" &&
+         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
+}
+
 // Runs one script per host, with the per-host progress board on stderr
 // (live on a TTY, lines under --verbose, else nothing).
 std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g,
@@ -75,9 +81,8 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
 }
 
 bool live(const Gathered& g) {
-  for (const auto& e : g.executors)
-    if (e) return true;
-  return false;
+  return std::any_of(g.executors.begin(), g.executors.end(),
+                     [](const auto& e) { return e != nullptr; });
 }
 
 void require_live(const Options& o, const Gathered& g, const char* flag) {
@@ -112,29 +117,40 @@ void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
         << netsetup::setup_commands(netsetup_target(o, info), plan, setup_options(o)) << "\n";
 }
 
-void report_steps(Services& s, const netsetup::HostOutcome& r, const char* action) {
+void report_steps(Services& s, const netsetup::HostOutcome& r, const std::string& action) {
   std::vector<Problem> ps;
   for (const auto& st : r.steps)
     if (st.verdict == "failed") ps.push_back({r.host, "step-failed", st.what, ""});
   int changed = r.count("changed"), failed = r.count("failed");
-  std::string kind = action + std::string("-failed");
+  std::string kind = action + "-failed";
   if (!r.error.empty())
     ps.push_back({r.host, kind, r.error, ""});
   else if (failed)
     ps.push_back({r.host, kind,
-                  std::string(action) + " failed (" + std::to_string(failed) + " step(s) failed, " +
+                  action + " failed (" + std::to_string(failed) + " step(s) failed, " +
                       std::to_string(changed) + " changed)",
                   ""});
   report(s, ps);
   if (!ps.empty()) return;
-  if (changed == 0 && std::string(action) == "teardown")
+  if (changed == 0 && action == "teardown")
     note(s, r.host + ": nothing left to undo");
   else if (changed == 0)
     note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) +
                 " step(s) already done)");
   else
     note(s, r.host + ": " + std::to_string(changed) +
-                (std::string(action) == "teardown" ? " change(s) undone" : " change(s) made"));
+                (action == "teardown" ? " change(s) undone" : " change(s) made"));
+}
+
+// Reports each host's outcome of `action`; returns how many hosts failed.
+int report_outcomes(Services& s, const std::vector<netsetup::HostOutcome>& outcomes,
+                    const std::string& action) {
+  int bad_hosts = 0;
+  for (const auto& r : outcomes) {
+    report_steps(s, r, action);
+    bad_hosts += !r.ok();
+  }
+  return bad_hosts;
 }
 
 nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {
@@ -158,25 +174,20 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
                                                const netsetup::Plan* plan) {
   std::vector<std::shared_ptr<ssh::Executor>> ex = g.executors;
   std::vector<netsetup::HostOutcome> out;
-  for (size_t i = 0; i < g.infos.size(); ++i) {
+  for (size_t i = 0; i < g.infos.size(); ++i)
     if (g.infos[i].passwordless_sudo == false) {
       ex[i] = nullptr;
       if (plan) print_commands(o, s, g.infos[i], *plan);
     }
-  }
   auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(),
                               plan ? "setting up" : "tearing down");
-  for (size_t i = 0; i < g.infos.size(); ++i) {
-    if (!ex[i]) {
-      netsetup::HostOutcome r{g.infos[i].host, {}, {}};
-      r.error = "no passwordless sudo; run " +
-                std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
-                " on it by hand, or allow passwordless sudo";
-      out.push_back(r);
-      continue;
-    }
-    out.push_back(netsetup::read_outcome(g.infos[i].host, results[i]));
-  }
+  const std::string by_hand =
+      "no passwordless sudo; run " +
+      std::string(plan ? "the commands above" : "the teardown script (--emit-scripts)") +
+      " on it by hand, or allow passwordless sudo";
+  for (size_t i = 0; i < g.infos.size(); ++i)
+    out.push_back(ex[i] ? netsetup::read_outcome(g.infos[i].host, results[i])
+                        : netsetup::HostOutcome{g.infos[i].host, {}, by_hand});
   return out;
 }
 
@@ -201,13 +212,11 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
     scripts.push_back(netsetup::verify_script(netsetup_target(o, info), plan, o.verify_port));
   auto results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s", "verifying");
   VerifyResult vr;
-  int& failed = vr.failed;
-  int& total = vr.total;
   for (size_t i = 0; i < g.infos.size(); ++i) {
     auto v = netsetup::read_verify(g.infos[i].host, results[i]);
     if (!v.error.empty()) {
       report(s, {{v.host, "verify-failed", "verify could not run: " + v.error, ""}});
-      ++failed;
+      ++vr.failed;
       vr.links.push_back({{"host", v.host}, {"ok", false}, {"error", v.error}});
       continue;
     }
@@ -215,20 +224,21 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
       note(s, "verify: " + v.host + " could not listen on " + n +
                   " (peers' checks reach whatever listens there, or fail)");
     for (const auto& l : v.links) {
-      ++total;
-      std::string hop = v.host + ":" + l.iface + " -> " + peer_name(plan, v.host, l.iface) + " (" +
-                        l.peer + ") port " + std::to_string(o.verify_port);
+      ++vr.total;
+      std::string peer = peer_name(plan, v.host, l.iface);
+      std::string hop = v.host + ":" + l.iface + " -> " + peer + " (" + l.peer + ") port " +
+                        std::to_string(o.verify_port);
       std::string cause = netsetup::likely_cause(l, o.verify_port);
       bool good = cause.empty();
       if (good)
         note(s, "verify: " + hop + ": ok over " + l.route_iface);
       else {
-        ++failed;
+        ++vr.failed;
         report(s, {{hop, "verify-failed", "verify FAILED: " + cause, ""}});
       }
       vr.links.push_back({{"host", v.host},
                           {"iface", l.iface},
-                          {"peer", peer_name(plan, v.host, l.iface)},
+                          {"peer", peer},
                           {"peer_address", l.peer},
                           {"route_iface", l.route_iface},
                           {"ok", good},
@@ -236,7 +246,7 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
                           {"cause", cause}});
     }
   }
-  if (!failed) note(s, "verify: all " + std::to_string(total) + " link check(s) passed");
+  if (!vr.failed) note(s, "verify: all " + std::to_string(vr.total) + " link check(s) passed");
   return vr;
 }
 
@@ -279,11 +289,6 @@ netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& in
   bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
   Os os = mac ? Os::macOS : Os::Linux;
   return {info.host, os, netsetup::state_file_for(os, info.host, o.state_file)};
-}
-
-bool wants_live_netsetup(const Options& o) {
-  return o.over != "ethernet" &&
-         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
 }
 
 void check_netsetup_flags(const Options& o) {
@@ -386,15 +391,10 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
   for (const auto& info : g.infos)
     scripts.push_back(netsetup::setup_script(netsetup_target(o, info), plan, setup_options(o)));
   auto outcomes = run_as_root(o, s, g, scripts, &plan);
-  bool ok = true;
-  for (const auto& r : outcomes) {
-    report_steps(s, r, "setup");
-    ok = ok && r.ok();
-  }
+  int bad_hosts = report_outcomes(s, outcomes, "setup");
   auto v = verify(o, s, g, plan);
-  if (o.json) print_json(s, "setup", &plan, steps_json(outcomes), v.links, ok && v.failed == 0);
-  int bad_hosts = 0;
-  for (const auto& r : outcomes) bad_hosts += !r.ok();
+  if (o.json)
+    print_json(s, "setup", &plan, steps_json(outcomes), v.links, bad_hosts == 0 && v.failed == 0);
   if (bad_hosts)
     throw RemoteError(
         "setup",
@@ -418,14 +418,10 @@ int network_teardown(const Options& o, Services& s, Gathered& g) {
   for (const auto& info : g.infos)
     scripts.push_back(netsetup::teardown_script(netsetup_target(o, info)));
   auto outcomes = run_as_root(o, s, g, scripts, nullptr);
-  bool ok = true;
-  for (const auto& r : outcomes) {
-    report_steps(s, r, "teardown");
-    ok = ok && r.ok();
-  }
-  if (o.json) print_json(s, "teardown", nullptr, steps_json(outcomes), nlohmann::json::array(), ok);
-  int bad_hosts = 0;
-  for (const auto& r : outcomes) bad_hosts += !r.ok();
+  int bad_hosts = report_outcomes(s, outcomes, "teardown");
+  if (o.json)
+    print_json(s, "teardown", nullptr, steps_json(outcomes), nlohmann::json::array(),
+               bad_hosts == 0);
   if (bad_hosts)
     throw RemoteError(
         "teardown",

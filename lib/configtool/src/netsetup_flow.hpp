@@ -18,9 +18,6 @@ namespace distkit::configtool {
 // Mac commands from shims is Linux) and its state file (--state-file).
 netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& info);
 
-// True when a flag asks for network setup work on the hosts themselves.
-bool wants_live_netsetup(const Options& o);
-
 // Usage checks of the network-setup flags (before any probing).
 void check_netsetup_flags(const Options& o);
 

@@ -100,22 +100,6 @@ std::vector<Problem> verdict_problems(const Options& o, const std::vector<probe:
   return ps;
 }
 
-void print_table(std::ostream& out, const std::vector<Row>& rows) {
-  std::vector<std::vector<std::string>> cells{
-      {"HOST", "OS", "MODEL", "THUNDERBOLT", "RDMA", "BRIDGE0", "SUDO", "PYTHON", "MLX"}};
-  for (const auto& r : rows)
-    cells.push_back({r.host, r.os, r.model, r.ports, r.rdma, r.bridge, r.sudo, r.python, r.mlx});
-  std::vector<size_t> w(cells[0].size(), 0);
-  for (const auto& c : cells)
-    for (size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
-  for (const auto& c : cells) {
-    std::string line;
-    for (size_t i = 0; i < c.size(); ++i)
-      line += c[i] + (i + 1 < c.size() ? std::string(w[i] - c[i].size() + 2, ' ') : "");
-    out << line << "\n";
-  }
-}
-
 // Over Ethernet the ring (and a plain Ethernet hostfile) runs on each
 // host's management address, as MLX's ring does over a LAN: ready when
 // every host has one.
@@ -192,7 +176,11 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
     s.out << j.dump(4) << "\n";
     return ok ? 0 : 1;
   }
-  print_table(s.out, rows);
+  std::vector<std::vector<std::string>> table{
+      {"HOST", "OS", "MODEL", "THUNDERBOLT", "RDMA", "BRIDGE0", "SUDO", "PYTHON", "MLX"}};
+  for (const auto& r : rows)
+    table.push_back({r.host, r.os, r.model, r.ports, r.rdma, r.bridge, r.sudo, r.python, r.mlx});
+  print_table(s.out, table);
   for (const auto& p : drift) s.out << "warning: " << describe(p) << "\n";
   s.out << "\n";
   for (const auto& [name, why] : verdicts)

@@ -78,9 +78,7 @@ void report_rdma(Services& s, const Topology& t, const topology::RdmaReadiness& 
   auto ps = rdma_problems(t, r);
   for (auto& p : ps) p.severity = severity;
   report(s, ps);
-  for (const auto& g : r.hosts_missing) {
-    s.err << topology::render_recovery(t, g);
-  }
+  for (const auto& g : r.hosts_missing) s.err << topology::render_recovery(t, g);
 }
 
 // Each pair of hosts without a cable between them (a full mesh needs one).

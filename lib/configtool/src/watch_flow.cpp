@@ -2,7 +2,6 @@
 #include "watch_flow.hpp"
 
 #include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -25,12 +24,6 @@ constexpr double kRttFloorMs = 2.0;
 
 std::string utc_now() {
   return utc_time(std::time(nullptr));
-}
-
-std::string ms(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
 }
 
 std::string down_reason(const HopResult& r) {
@@ -82,8 +75,8 @@ std::vector<std::string> hop_changes(const Hop& hop, const std::optional<HopResu
            r.rtt_ms - base->rtt_ms >= kRttFloorMs;
   };
   if (slow(cur) && !slow(*prev))
-    out.push_back("connect time " + ms(cur.rtt_ms) + " ms, over 3x the first round's " +
-                  ms(base->rtt_ms) + " ms");
+    out.push_back("connect time " + two_decimals(cur.rtt_ms) + " ms, over 3x the first round's " +
+                  two_decimals(base->rtt_ms) + " ms");
   return out;
 }
 
@@ -106,7 +99,7 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
   if (!hist)
     throw UsageError("--history", "cannot open " + o.history.string() + " for appending",
                      "pick a writable file");
-  note(s, "watching " + std::to_string(lc.hops.size()) + " hop(s) every " + ms(o.watch) +
+  note(s, "watching " + std::to_string(lc.hops.size()) + " hop(s) every " + two_decimals(o.watch) +
               " s on port " + std::to_string(o.test_port) + "; one line per check in " +
               o.history.string());
   std::vector<std::optional<HopResult>> prev(lc.hops.size()), base(lc.hops.size());

@@ -20,8 +20,6 @@ Tolerance tol(double abs, double rel) {
 TEST_CASE("numbers within the absolute tolerance agree", "[accept][compare]") {
   Agreement a = compare_metric(tol(0.01, 0), numbers({1.0, 1.005, 0.998}));
   CHECK(a.ok);
-  CHECK(a.spread == Approx(0.007));
-  CHECK(a.allowed == 0.01);
   CHECK(a.detail == "spread 0.007 across 3 runs within the tolerance 0.01 (abs 0.01, rel 0)");
 }
 
@@ -37,8 +35,6 @@ TEST_CASE("the relative tolerance scales with the largest magnitude", "[accept][
 TEST_CASE("a spread past the tolerance names the spread and both runs", "[accept][compare]") {
   Agreement a = compare_metric(tol(0, 1e-9), numbers({0.5, 0.502, 0.501}));
   CHECK_FALSE(a.ok);
-  CHECK(a.min_run == "run-1");
-  CHECK(a.max_run == "run-2");
   CHECK(a.detail ==
         "spread 0.002 across 3 runs exceeds the tolerance 5.02e-10 (abs 0, rel "
         "1e-09); min 0.5 in run-1, max 0.502 in run-2");

@@ -32,10 +32,7 @@ struct Sample {
 
 struct Agreement {
   bool ok = true;
-  double spread = 0.0;   // numeric: max - min
-  double allowed = 0.0;  // numeric: max(abs, rel * max|v|)
-  std::string min_run, max_run;
-  std::string detail;  // one line: the evidence, passing or failing
+  std::string detail;  // one line: the evidence (spread, tolerance, runs), passing or failing
 };
 
 Agreement compare_metric(const Tolerance& tol, const std::vector<Sample>& samples);

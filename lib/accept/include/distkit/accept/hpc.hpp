@@ -48,9 +48,8 @@ std::string hpc_job_script(const HpcOptions& o, const HpcJob& job);
 std::vector<std::string> sbatch_argv(const HpcOptions& o, const HpcJob& job);
 
 struct HpcOutcome {
-  std::string job_id;  // "" when sbatch did not submit it
-  std::string error;   // sbatch (or scancel) failed: its last error line
-  double duration_s = 0;
+  std::string job_id;        // "" when sbatch did not submit it
+  std::string error;         // sbatch (or scancel) failed: its last error line
   bool interrupted = false;  // INT, TERM or HUP came: the job was cancelled
 };
 
