@@ -195,16 +195,6 @@ void Job::log(size_t i, const std::string& what) const {
                  what);
 }
 
-// What a frame to a rank's wrapper asks, for the debug log ("" for the
-// heartbeats, which would drown everything else).
-std::string describe_frame(const std::string& frame) {
-  if (frame == frame::terminate()) return "told to stop (TERM, KILL after the grace)";
-  if (frame == frame::kill()) return "told to stop now (KILL)";
-  if (frame.rfind("G ", 0) == 0)
-    return "sent SIG" + frame.substr(2, frame.size() - 3) + " (forwarded)";
-  return "";
-}
-
 // Hosts in parallel; each host's ranks one after another on its executor.
 void Job::start_all() {
   std::map<const AgentClient*, std::vector<size_t>> by_host;
@@ -276,7 +266,7 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
         // Reported as stopped only when told so while it still ran.
         bool sent = send(s, a.frame);
         if (sent && a.stop) s.result.stopped = true;
-        if (auto what = describe_frame(a.frame); sent && !what.empty()) log(a.rank, what);
+        if (sent && !a.text.empty()) log(a.rank, a.text);  // not the heartbeats
         break;
       }
       case PolicyAction::Kind::abort:

@@ -47,7 +47,9 @@ struct PolicyAction {
   size_t rank = 0;
   std::string frame;  // send: frame::heartbeat(), frame::terminate(), ...
   bool stop = false;  // send: the frame tells the rank to stop (T or K); stacks: L, not W
-  std::string text;   // note; stacks: why they are taken ("stall", "SIGQUIT", ...)
+  // note: the line; stacks: why they are taken ("stall", "SIGQUIT", ...);
+  // send: what the frame asks, for the debug log ("" for heartbeats).
+  std::string text;
 };
 
 // How a rank ended, as the job's reason says it: "exited with status 3",
@@ -77,7 +79,6 @@ class SupervisorPolicy {
   void ranks_started(Time now);
   // Exits learned at `now`, taken in the order they ended.
   Actions exited(std::vector<RankExit> exits, Time now);
-  Actions exited(size_t rank, const ssh::ExitInfo& exit, Time now);
   // SIGINT, SIGTERM or SIGHUP to the launcher.
   Actions signal(int sig, Time now);
   // Deadlines due at `now`: heartbeats, grace, timeout, exit window,
@@ -118,8 +119,8 @@ class SupervisorPolicy {
   };
 
   void exited_one(const RankExit& e, Time now, Actions& out);
-  void send_live(const std::string& frame, bool stop, Actions& out);
-  void stop_all(const std::string& frame, Time now, Actions& out);
+  void send_live(const std::string& frame, bool stop, const std::string& what, Actions& out);
+  void stop_all(Time now, Actions& out);
   void fail(int code, std::string reason);
   void ask_stacks(const std::string& why, bool final, Actions& out);
   void stop_after_stacks(const std::string& why, Time now, Actions& out);
