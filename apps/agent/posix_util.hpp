@@ -15,6 +15,7 @@
 
 namespace distkit_agent {
 
+using distkit::posix::drain_pipe;
 using distkit::posix::now_seconds;
 using distkit::posix::set_cloexec_nonblock;
 

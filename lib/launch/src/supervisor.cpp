@@ -458,9 +458,7 @@ int Job::poll_once() {
   }
   int rc = poll(fds, n, poll_timeout());
   if (rc <= 0) return rc;
-  char drain[256];
-  while (read(wake_rd_.get(), drain, sizeof drain) > 0) {
-  }
+  posix::drain_pipe(wake_rd_.get());
   if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
     for (int sig : signals_->drain()) {
       if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));
