@@ -79,13 +79,8 @@ std::vector<SupervisorPolicy::RankName> rank_names(const Plan& plan) {
 }
 
 PolicySettings policy_settings(const SuperviseOptions& o) {
-  PolicySettings s;
+  PolicySettings s = o.policy;
   s.grace = o.wrapper.grace;
-  s.timeout = o.timeout;
-  s.exit_window = o.exit_window;
-  s.heartbeat_period = o.heartbeat_period;
-  s.stall_limit = o.stall_limit;
-  s.on_stall = o.on_stall;
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/stall_watch.hpp"
 #include "distkit/ssh/executor.hpp"
 
@@ -27,8 +28,9 @@ struct PolicySettings {
   std::chrono::milliseconds grace{3000};         // WrapperSettings::grace
   std::chrono::milliseconds timeout{0};          // 0: none
   std::chrono::milliseconds exit_window{60000};  // 0: off
-  std::chrono::milliseconds heartbeat_period{1000};
-  std::chrono::milliseconds stall_limit{0};  // --stall-timeout; 0: off
+  std::chrono::milliseconds heartbeat_period{
+      static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
+  std::chrono::milliseconds stall_limit{0};           // --stall-timeout; 0: off
   OnStall on_stall = OnStall::abort;
   // How long the stacks taken before a stop may take to come (the agents
   // bound their dumps to kStackDumpLimit; the rest is the way back).
