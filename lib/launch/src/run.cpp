@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 
 #include "distkit/hostfile/host_list.hpp"

@@ -5,15 +5,12 @@
 // heartbeats) and carries out its actions. Stdin is forwarded here.
 #include "distkit/launch/supervisor.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
-#include <csignal>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -161,12 +158,9 @@ void Job::start_rank(size_t i) {
     auto request = rank_start_request(plan_, spec, ws);
     RankReports reports;
     reports.on_progress = [this, i](const agent_frames::Pairs& p) {
-      Report r;
-      r.what = Report::What::sample;
-      r.rank = i;
-      r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
-                  pair_number(p, "heartbeat_ms")};
-      report(std::move(r));
+      ProgressSample sample{pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
+                            pair_number(p, "heartbeat_ms")};
+      report({Report::What::sample, i, sample, {}});
     };
     reports.on_stacks = [this, i](std::string_view text) {
       report({Report::What::stacks, i, {}, std::string(text)});
@@ -229,10 +223,8 @@ void Job::on_stderr(RankState& s, std::string_view chunk) {
 }
 
 void Job::on_exit(RankState& s, const ssh::ExitInfo& e) {
-  auto emit_out = [&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); };
-  auto emit_err = [&](std::string_view l) { sink_.line(s.result.rank, Stream::err, l); };
-  s.out_lines.flush(emit_out);
-  s.err_lines.flush(emit_err);
+  s.out_lines.flush([&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); });
+  s.err_lines.flush([&](std::string_view l) { sink_.line(s.result.rank, Stream::err, l); });
   {
     std::lock_guard lock(mu_);
     s.result.exit = e;
