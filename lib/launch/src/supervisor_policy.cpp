@@ -47,12 +47,6 @@ PolicyAction note(std::string text) {
   return a;
 }
 
-std::vector<StallWatch::RankName> watch_names(const std::vector<SupervisorPolicy::RankName>& r) {
-  std::vector<StallWatch::RankName> out;
-  for (const auto& n : r) out.push_back({n.rank, n.host});
-  return out;
-}
-
 }  // namespace
 
 std::string describe_exit(const ssh::ExitInfo& e) {
@@ -62,7 +56,7 @@ std::string describe_exit(const ssh::ExitInfo& e) {
 }
 
 SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
-    : s_(settings), stall_(watch_names(ranks), settings.stall_limit) {
+    : s_(settings), stall_(ranks, settings.stall_limit) {
   s_.heartbeat_period = std::max(s_.heartbeat_period, kMinHeartbeatPeriod);
   for (auto& r : ranks) ranks_.push_back({std::move(r)});
 }

@@ -63,10 +63,7 @@ class SupervisorPolicy {
   using Time = std::chrono::steady_clock::time_point;
   using Actions = std::vector<PolicyAction>;
 
-  struct RankName {
-    int rank = 0;
-    std::string host;
-  };
+  using RankName = StallWatch::RankName;
   struct RankExit {
     size_t rank = 0;
     ssh::ExitInfo exit;
