@@ -284,33 +284,27 @@ void SupervisorPolicy::check_stall(Time now, Actions& out) {
   stop_after_stacks("stall", now, out);
 }
 
-void SupervisorPolicy::progress_resumed(Actions& out) {
-  if (!stall_reported_ || stopping_) return;
+SupervisorPolicy::Actions SupervisorPolicy::progress_resumed() {
+  if (!stall_reported_ || stopping_) return {};
   stall_reported_ = false;
-  out.push_back(note("distlaunch: progress resumed"));
+  return {note("distlaunch: progress resumed")};
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::output(size_t rank, Time now) {
-  Actions out;
   stall_.output(rank, now);
-  progress_resumed(out);
-  return out;
+  return progress_resumed();
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::fed(size_t rank, Time now) {
-  Actions out;
   stall_.fed(rank, now);
-  progress_resumed(out);
-  return out;
+  return progress_resumed();
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::sampled(size_t rank, const ProgressSample& s,
                                                     Time now) {
-  Actions out;
   auto before = stall_.last_progress();
   stall_.sampled(rank, s, now);
-  if (stall_.last_progress() > before) progress_resumed(out);
-  return out;
+  return stall_.last_progress() > before ? progress_resumed() : Actions{};
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::dump_requested(Time) {

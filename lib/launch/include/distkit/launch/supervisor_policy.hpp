@@ -125,7 +125,7 @@ class SupervisorPolicy {
   void stop_after_stacks(const std::string& why, Time now, Actions& out);
   void maybe_stop_now(Time now, Actions& out);
   void check_stall(Time now, Actions& out);
-  void progress_resumed(Actions& out);
+  Actions progress_resumed();
 
   std::vector<Rank> ranks_;
   PolicySettings s_;
