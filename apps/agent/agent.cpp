@@ -74,6 +74,12 @@ struct WrapperChild {
   bool exited = false;
   int status = 0;
   double exited_at = 0;
+
+  // Closes its stdin now, dropping what is queued for it.
+  void drop_stdin() {
+    queue.clear(), queue_off = 0;
+    close_fd(in);
+  }
 };
 
 // A forked dumper collecting one rank's stacks (stacks.hpp) for a W or L.
@@ -208,8 +214,7 @@ void Agent::handle_frames() {
     } else if (kind == 'W' || kind == 'L') {
       start_dump(id, kind == 'L');
     } else {  // 'A'
-      w->second.queue.clear(), w->second.queue_off = 0;
-      close_fd(w->second.in);
+      w->second.drop_stdin();
     }
   }
 }
@@ -309,10 +314,7 @@ void Agent::launcher_gone() {
   if (gone_) return;
   gone_ = true;
   gone_at_ = now_seconds();
-  for (auto& [id, w] : wrappers_) {
-    w.queue.clear(), w.queue_off = 0;
-    close_fd(w.in);
-  }
+  for (auto& [id, w] : wrappers_) w.drop_stdin();
 }
 
 // One read; true when it got bytes.
@@ -336,8 +338,7 @@ void Agent::reap() {
         w.exited = true;
         w.status = st;
         w.exited_at = now_seconds();
-        w.queue.clear(), w.queue_off = 0;
-        close_fd(w.in);
+        w.drop_stdin();
       }
 }
 
@@ -483,8 +484,9 @@ void Agent::write_stdins() {
           w.queue.clear(), w.queue_off = 0;
         else if (w.queue_off > (1u << 20) && w.queue_off * 2 > w.queue.size())
           w.queue.erase(0, w.queue_off), w.queue_off = 0;
-      } else if (n < 0 && errno != EAGAIN && errno != EINTR)
-        w.queue.clear(), w.queue_off = 0, close_fd(w.in);  // gone; reap() reports it
+      } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        w.drop_stdin();  // gone; reap() reports it
+      }
     }
     if (w.in >= 0 && w.close_after && w.queue.empty()) close_fd(w.in);
   }
@@ -554,11 +556,7 @@ int Agent::run() {
       return 1;
     }
     if (rc <= 0) continue;
-    if (fds[0].revents) {
-      char b[64];
-      while (read(g_agent_wake[0], b, sizeof b) > 0) {
-      }
-    }
+    if (fds[0].revents) drain_pipe(g_agent_wake[0]);
     if (fds[1].revents) {
       char buf[65536];
       ssize_t n = read(0, buf, sizeof buf);

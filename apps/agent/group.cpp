@@ -1,7 +1,6 @@
 #include "group.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "distkit/util/decimal.hpp"
+#include "posix_util.hpp"
 
 #ifdef __APPLE__
 #include <libproc.h>
@@ -23,15 +23,6 @@
 namespace distkit_agent {
 
 namespace {
-
-std::string read_small(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  char buf[1024];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-}
 
 // One line of /proc/PID/stat: "pid (comm) S ppid pgrp ..."; comm may hold
 // spaces and parentheses, so the fields are read after the last ')'.
@@ -70,7 +61,8 @@ bool for_each_proc(F each) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
     ProcStat s;
     s.pid = distkit::parse_decimal<pid_t>(e->d_name).value_or(0);
-    if (parse_stat(read_small(std::string("/proc/") + e->d_name + "/stat"), s) && !each(s)) break;
+    if (parse_stat(read_file(std::string("/proc/") + e->d_name + "/stat", 1023), s) && !each(s))
+      break;
   }
   closedir(d);
   return true;
@@ -78,7 +70,7 @@ bool for_each_proc(F each) {
 
 // rchar + wchar of /proc/PID/io; -1 when it cannot be read.
 long long proc_io(pid_t pid) {
-  std::string text = read_small("/proc/" + std::to_string(pid) + "/io");
+  std::string text = read_file("/proc/" + std::to_string(pid) + "/io", 1023);
   long long sum = 0;
   int found = 0;
   for (const char* key : {"rchar: ", "wchar: "}) {

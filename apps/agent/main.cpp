@@ -91,11 +91,6 @@ class RankWrapper {
     int st = 0;
     if (waitpid(pid_, &st, WNOHANG) == pid_) have_status_ = true, status_ = st;
   }
-  void drain_wake() {
-    char b[64];
-    while (read(g_wake[0], b, sizeof b) > 0) {
-    }
-  }
   // Waits up to `seconds` for stdin, the rank's stdin pipe or a signal;
   // reads and writes what is ready.
   void pump(double seconds);
@@ -125,7 +120,7 @@ void RankWrapper::pump(double seconds) {
   if (wfd_ >= 0 && !out_.empty()) out_i = static_cast<int>(n), fds[n++] = {wfd_, POLLOUT, 0};
   int rc = poll(fds, n, static_cast<int>(seconds * 1000));
   if (rc <= 0) return;
-  if (fds[0].revents) drain_wake();
+  if (fds[0].revents) drain_pipe(g_wake[0]);
   if (in_i >= 0 && fds[in_i].revents) {
     char buf[65536];
     ssize_t got = read(0, buf, sizeof buf);
@@ -266,7 +261,7 @@ void RankWrapper::stop_group() {
     // Members left once the rank itself is gone may be zombies: ask.
     if (have_status_ && group_gone(pid_)) return;
     pollfd w = {g_wake[0], POLLIN, 0};
-    if (poll(&w, 1, wait_ms) > 0) drain_wake();
+    if (poll(&w, 1, wait_ms) > 0) drain_pipe(g_wake[0]);
     wait_ms = wait_ms * 2 > 100 ? 100 : wait_ms * 2;
   }
   kill(-pid_, SIGKILL);

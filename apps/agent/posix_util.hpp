@@ -3,17 +3,35 @@
 // both. libc only, header-only.
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "distkit/util/posix.hpp"
 
 namespace distkit_agent {
 
+using distkit::posix::drain_pipe;
 using distkit::posix::now_seconds;
 using distkit::posix::set_cloexec_nonblock;
+
+// The first `max` bytes of the file at `path`, not through a symlink ("":
+// it cannot be read).
+inline std::string read_file(const std::string& path, std::size_t max) {
+  std::string out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return out;
+  char buf[4096];
+  ssize_t n;
+  while (out.size() < max && (n = read(fd, buf, sizeof buf)) > 0)
+    out.append(buf, std::min(static_cast<std::size_t>(n), max - out.size()));
+  close(fd);
+  return out;
+}
 
 // HUP, INT, TERM and CHLD to `handler` (each loop wakes on them through its
 // self-pipe), SIGPIPE ignored (a closed pipe is an error return, not death).

@@ -2,7 +2,6 @@
 // request, so the agent's loop (heartbeats, output) never waits on a tool.
 #include "stacks.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -42,18 +41,6 @@ std::vector<std::string> native_tool(pid_t pid, [[maybe_unused]] std::string& fi
     return {"gdb", "-nx", "-q", "-batch", "-p", p, "-ex", "thread apply all bt"};
 #endif
   return {};
-}
-
-std::string read_file(const std::string& path, std::size_t max) {
-  std::string out;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return out;
-  char buf[4096];
-  ssize_t n;
-  while (out.size() < max && (n = read(fd, buf, sizeof buf)) > 0)
-    out.append(buf, std::min(static_cast<std::size_t>(n), max - out.size()));
-  close(fd);
-  return out;
 }
 
 // The tool's report on `pid`, and a note when it had to be stopped.

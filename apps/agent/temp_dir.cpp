@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "distkit/util/decimal.hpp"
+#include "posix_util.hpp"
 
 namespace distkit_agent {
 
@@ -38,37 +39,22 @@ void remove_tree(const std::string& path) {
   rmdir(path.c_str());
 }
 
-namespace {
-
-std::string read_small_file(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW);
-  if (fd < 0) return "";
-  char buf[512];
-  ssize_t n = read(fd, buf, sizeof buf);
-  close(fd);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
-}
-
-}  // namespace
-
 void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
   DIR* d = opendir(tmp.c_str());
   if (!d) return;
   while (dirent* e = readdir(d)) {
     if (std::strncmp(e->d_name, "distlaunch.", 11) != 0) continue;
     std::string dir = tmp + "/" + e->d_name;
-    std::string text = read_small_file(dir + "/owner");
+    std::string text = read_file(dir + "/owner", 512);
     // "<owner> <pid>\n"
     auto sp = text.rfind(' ');
     if (sp == std::string::npos || text.substr(0, sp) != owner) continue;
     std::string pid_text = text.substr(sp + 1);
     while (!pid_text.empty() && (pid_text.back() == '\n' || pid_text.back() == '\r'))
       pid_text.pop_back();
-    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos ||
-        pid_text.size() > 9)
-      continue;
-    pid_t pid = distkit::parse_decimal<pid_t>(pid_text).value_or(0);
-    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
+    // Up to 9 digits ('-' makes no pid above 0).
+    auto pid = pid_text.size() <= 9 ? distkit::parse_decimal<pid_t>(pid_text) : std::nullopt;
+    if (pid && *pid > 0 && kill(*pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
   }
   closedir(d);
 }

@@ -16,14 +16,8 @@ struct AgentClient::Slot {
   ssh::StreamHandlers handlers;
   RankReports reports;
   bool ended = false;    // on_exit is being or has been called
-  bool done = false;     // on_exit has returned
   bool aborted = false;  // abort() was called
 };
-
-std::string agent_request(const std::vector<std::string>& env,
-                          const std::vector<std::string>& args) {
-  return agent_frames::encode_request({env, args});
-}
 
 agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait) {
   heartbeat_limit = std::max(1L, heartbeat_limit);  // as the wrappers have always had it
@@ -412,8 +406,7 @@ void AgentClient::end_slot(long id, const ssh::ExitInfo& e) {
   if (slot->handlers.on_exit) slot->handlers.on_exit(e);
   {
     std::lock_guard lock(mu_);
-    slot->done = true;
-    slots_.erase(id);
+    slots_.erase(id);  // on_exit has returned: wait() is over
   }
   cv_.notify_all();
 }

@@ -44,10 +44,6 @@ ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
   return j;
 }
 
-}  // namespace
-
-namespace {
-
 ordered_json stacks_json(const std::vector<StackDump>& stacks) {
   ordered_json out = ordered_json::array();
   for (const auto& d : stacks)

@@ -7,6 +7,13 @@
 
 namespace distkit::launch {
 
+namespace {
+void put(std::FILE* f, std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fflush(f);
+}
+}  // namespace
+
 void LineAssembler::feed(std::string_view chunk,
                          const std::function<void(std::string_view)>& emit) {
   size_t start = 0;
@@ -70,30 +77,24 @@ void OutputSink::line(int rank, Stream stream, std::string_view text) {
     buf = prefixes_[static_cast<size_t>(rank)];
   buf.append(text);
   std::lock_guard lock(mu_);
-  std::FILE* f = stream == Stream::out ? out_ : err_;
-  std::fwrite(buf.data(), 1, buf.size(), f);
-  std::fflush(f);
-  if (rank >= 0 && static_cast<size_t>(rank) < logs_.size()) {
-    std::fwrite(text.data(), 1, text.size(), logs_[static_cast<size_t>(rank)]);
-    std::fflush(logs_[static_cast<size_t>(rank)]);
-  }
+  put(stream == Stream::out ? out_ : err_, buf);
+  log_locked(rank, text);
 }
 
 void OutputSink::note(std::string_view text) {
   std::lock_guard lock(mu_);
-  std::fwrite(text.data(), 1, text.size(), err_);
-  std::fputc('\n', err_);
-  std::fflush(err_);
+  put(err_, std::string(text) + "\n");
 }
 
 void OutputSink::stacks(int rank, std::string_view text) {
   std::lock_guard lock(mu_);
-  std::fwrite(text.data(), 1, text.size(), err_);
-  std::fflush(err_);
-  if (rank >= 0 && static_cast<size_t>(rank) < logs_.size() && logs_[static_cast<size_t>(rank)]) {
-    std::fwrite(text.data(), 1, text.size(), logs_[static_cast<size_t>(rank)]);
-    std::fflush(logs_[static_cast<size_t>(rank)]);
-  }
+  put(err_, text);
+  log_locked(rank, text);
+}
+
+void OutputSink::log_locked(int rank, std::string_view text) {
+  if (rank >= 0 && static_cast<size_t>(rank) < logs_.size())
+    put(logs_[static_cast<size_t>(rank)], text);
 }
 
 }  // namespace distkit::launch

@@ -46,13 +46,18 @@ std::string address_of(const Host& h, const AddressResolver& resolve, std::strin
                    "make the name resolvable");
 }
 
+// `items` as Python's json.dumps writes a list, "[a, b]", each by `item`.
+template <typename T, typename F>
+std::string json_list(const std::vector<T>& items, F item) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + item(items[i]);
+  return out + "]";
+}
+
 std::string rdma_entry_json(const hostfile::RdmaEntry& e) {
   if (std::holds_alternative<std::monostate>(e)) return "null";
   if (auto* s = std::get_if<std::string>(&e)) return json_string(*s);
-  std::string out = "[";
-  const auto& list = std::get<std::vector<std::string>>(e);
-  for (size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + json_string(list[i]);
-  return out + "]";
+  return json_list(std::get<std::vector<std::string>>(e), json_string);
 }
 
 // Ring: every (host, ip, connection) gets the next port; rank r listens on
@@ -287,25 +292,11 @@ std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const Launch
 }
 
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {
-  std::string out = "[";
-  for (size_t i = 0; i < addresses.size(); ++i) {
-    out += i ? ", [" : "[";
-    for (size_t j = 0; j < addresses[i].size(); ++j)
-      out += (j ? ", " : "") + json_string(addresses[i][j]);
-    out += "]";
-  }
-  return out + "]";
+  return json_list(addresses, [](const auto& node) { return json_list(node, json_string); });
 }
 
 std::string rdma_matrix_json(const std::vector<Host>& hosts) {
-  std::string out = "[";
-  for (size_t i = 0; i < hosts.size(); ++i) {
-    out += i ? ", [" : "[";
-    for (size_t j = 0; j < hosts[i].rdma.size(); ++j)
-      out += (j ? ", " : "") + rdma_entry_json(hosts[i].rdma[j]);
-    out += "]";
-  }
-  return out + "]";
+  return json_list(hosts, [](const Host& h) { return json_list(h.rdma, rdma_entry_json); });
 }
 
 EnvList effective_env(const RankSpec& rank, const std::string& dir) {

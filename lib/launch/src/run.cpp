@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 
 #include "distkit/hostfile/host_list.hpp"
@@ -361,10 +360,10 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   so.log_dir = o.log_dir;
   so.stdin_rank = o.stdin_rank;
   so.stdin_fd = o.no_stdin || is_null_device(s.stdin_fd) ? -1 : s.stdin_fd;
-  so.timeout = o.timeout;
-  so.exit_window = o.exit_window;
-  so.stall_limit = o.stall_limit;
-  so.on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort;
+  so.policy.timeout = o.timeout;
+  so.policy.exit_window = o.exit_window;
+  so.policy.stall_limit = o.stall_limit;
+  so.policy.on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort;
   so.health_cmd = health_command(o);
   so.health_interval = o.health_interval;
   so.handle_signals = s.handle_signals;

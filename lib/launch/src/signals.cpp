@@ -2,7 +2,6 @@
 // the work happens in the supervisor's poll loop.
 #include "distkit/launch/signals.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 

@@ -5,15 +5,12 @@
 // heartbeats) and carries out its actions. Stdin is forwarded here.
 #include "distkit/launch/supervisor.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
-#include <csignal>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -79,13 +76,8 @@ std::vector<SupervisorPolicy::RankName> rank_names(const Plan& plan) {
 }
 
 PolicySettings policy_settings(const SuperviseOptions& o) {
-  PolicySettings s;
+  PolicySettings s = o.policy;
   s.grace = o.wrapper.grace;
-  s.timeout = o.timeout;
-  s.exit_window = o.exit_window;
-  s.heartbeat_period = o.heartbeat_period;
-  s.stall_limit = o.stall_limit;
-  s.on_stall = o.on_stall;
   return s;
 }
 
@@ -166,12 +158,9 @@ void Job::start_rank(size_t i) {
     auto request = rank_start_request(plan_, spec, ws);
     RankReports reports;
     reports.on_progress = [this, i](const agent_frames::Pairs& p) {
-      Report r;
-      r.what = Report::What::sample;
-      r.rank = i;
-      r.sample = {pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
-                  pair_number(p, "heartbeat_ms")};
-      report(std::move(r));
+      ProgressSample sample{pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
+                            pair_number(p, "heartbeat_ms")};
+      report({Report::What::sample, i, sample, {}});
     };
     reports.on_stacks = [this, i](std::string_view text) {
       report({Report::What::stacks, i, {}, std::string(text)});
@@ -193,16 +182,6 @@ void Job::log(size_t i, const std::string& what) const {
   if (o_.log && o_.log->on())
     o_.log->line("rank " + std::to_string(plan_.ranks[i].rank) + " on " + plan_.ranks[i].host,
                  what);
-}
-
-// What a frame to a rank's wrapper asks, for the debug log ("" for the
-// heartbeats, which would drown everything else).
-std::string describe_frame(const std::string& frame) {
-  if (frame == frame::terminate()) return "told to stop (TERM, KILL after the grace)";
-  if (frame == frame::kill()) return "told to stop now (KILL)";
-  if (frame.rfind("G ", 0) == 0)
-    return "sent SIG" + frame.substr(2, frame.size() - 3) + " (forwarded)";
-  return "";
 }
 
 // Hosts in parallel; each host's ranks one after another on its executor.
@@ -244,10 +223,8 @@ void Job::on_stderr(RankState& s, std::string_view chunk) {
 }
 
 void Job::on_exit(RankState& s, const ssh::ExitInfo& e) {
-  auto emit_out = [&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); };
-  auto emit_err = [&](std::string_view l) { sink_.line(s.result.rank, Stream::err, l); };
-  s.out_lines.flush(emit_out);
-  s.err_lines.flush(emit_err);
+  s.out_lines.flush([&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); });
+  s.err_lines.flush([&](std::string_view l) { sink_.line(s.result.rank, Stream::err, l); });
   {
     std::lock_guard lock(mu_);
     s.result.exit = e;
@@ -276,7 +253,7 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
         // Reported as stopped only when told so while it still ran.
         bool sent = send(s, a.frame);
         if (sent && a.stop) s.result.stopped = true;
-        if (auto what = describe_frame(a.frame); sent && !what.empty()) log(a.rank, what);
+        if (sent && !a.text.empty()) log(a.rank, a.text);  // not the heartbeats
         break;
       }
       case PolicyAction::Kind::abort:
@@ -468,9 +445,7 @@ int Job::poll_once() {
   }
   int rc = poll(fds, n, poll_timeout());
   if (rc <= 0) return rc;
-  char drain[256];
-  while (read(wake_rd_.get(), drain, sizeof drain) > 0) {
-  }
+  posix::drain_pipe(wake_rd_.get());
   if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
     for (int sig : signals_->drain()) {
       if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));

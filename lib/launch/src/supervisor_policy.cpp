@@ -47,12 +47,6 @@ PolicyAction note(std::string text) {
   return a;
 }
 
-std::vector<StallWatch::RankName> watch_names(const std::vector<SupervisorPolicy::RankName>& r) {
-  std::vector<StallWatch::RankName> out;
-  for (const auto& n : r) out.push_back({n.rank, n.host});
-  return out;
-}
-
 }  // namespace
 
 std::string describe_exit(const ssh::ExitInfo& e) {
@@ -62,7 +56,7 @@ std::string describe_exit(const ssh::ExitInfo& e) {
 }
 
 SupervisorPolicy::SupervisorPolicy(std::vector<RankName> ranks, PolicySettings settings)
-    : s_(settings), stall_(watch_names(ranks), settings.stall_limit) {
+    : s_(settings), stall_(ranks, settings.stall_limit) {
   s_.heartbeat_period = std::max(s_.heartbeat_period, kMinHeartbeatPeriod);
   for (auto& r : ranks) ranks_.push_back({std::move(r)});
 }
@@ -87,7 +81,8 @@ void SupervisorPolicy::fail(int code, std::string reason) {
   reason_ = std::move(reason);
 }
 
-void SupervisorPolicy::send_live(const std::string& frame, bool stop, Actions& out) {
+void SupervisorPolicy::send_live(const std::string& frame, bool stop, const std::string& what,
+                                 Actions& out) {
   for (size_t i = 0; i < ranks_.size(); ++i) {
     if (ranks_[i].exited) continue;
     if (stop) ranks_[i].stopped = true;
@@ -96,13 +91,15 @@ void SupervisorPolicy::send_live(const std::string& frame, bool stop, Actions& o
     a.rank = i;
     a.frame = frame;
     a.stop = stop;
+    a.text = what;
     out.push_back(std::move(a));
   }
 }
 
-void SupervisorPolicy::stop_all(const std::string& frame, Time now, Actions& out) {
+// TERM to every running rank; its wrapper KILLs the rank after the grace.
+void SupervisorPolicy::stop_all(Time now, Actions& out) {
   stopping_ = true;
-  send_live(frame, true, out);
+  send_live(frame::terminate(), true, "told to stop (TERM, KILL after the grace)", out);
   hard_deadline_ = now + s_.grace + kStopMargin;
 }
 
@@ -113,11 +110,6 @@ SupervisorPolicy::Actions SupervisorPolicy::exited(std::vector<RankExit> exits, 
   for (const auto& e : exits) exited_one(e, now, out);
   maybe_stop_now(now, out);  // the stacks the stop waits for may be all that is left
   return out;
-}
-
-SupervisorPolicy::Actions SupervisorPolicy::exited(size_t rank, const ssh::ExitInfo& exit,
-                                                   Time now) {
-  return exited({RankExit{rank, exit, now}}, now);
 }
 
 void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
@@ -155,7 +147,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
     cause_ = e;
     out.push_back(note("distlaunch: error: " + reason_));
   }
-  if (!stopping_) stop_all(frame::terminate(), now, out);
+  if (!stopping_) stop_all(now, out);
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
@@ -169,13 +161,14 @@ SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
     out.push_back(note("distlaunch: SIG" + signal_name(sig) +
                        ": forwarded to every rank; again to kill them at once"));
     stopping_ = true;
-    send_live(frame::signal(signal_name(sig)), false, out);
+    send_live(frame::signal(signal_name(sig)), false,
+              "sent SIG" + signal_name(sig) + " (forwarded)", out);
     soft_pending_ = true;
     soft_deadline_ = now + s_.grace;
     hard_deadline_ = soft_deadline_ + s_.grace + kStopMargin;
   } else if (!killed_) {
     out.push_back(note("distlaunch: killing every rank now"));
-    stop_all(frame::kill(), now, out);
+    send_live(frame::kill(), true, "told to stop now (KILL)", out);  // stopping_ since the first
     hard_deadline_ = now + kKillWait;
     killed_ = true;
   }
@@ -185,12 +178,12 @@ SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
 SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
   Actions out;
   if (running_ && now >= next_heartbeat_) {
-    send_live(frame::heartbeat(), false, out);
+    send_live(frame::heartbeat(), false, "", out);
     next_heartbeat_ = now + s_.heartbeat_period;
   }
   if (soft_pending_ && now >= soft_deadline_) {
     soft_pending_ = false;
-    stop_all(frame::terminate(), now, out);
+    stop_all(now, out);
   }
   if (!stopping_ && s_.timeout.count() > 0 && now - started_ >= s_.timeout) {
     fail(1, "job: timed out after " + std::to_string(s_.timeout.count() / 1000) +
@@ -208,13 +201,13 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
       out.push_back(note("distlaunch: no stacks from rank(s) " + missing + " within " +
                          std::to_string(s_.stack_wait.count() / 1000) + " s; stopping anyway"));
     final_stacks_ = false;
-    stop_all(frame::terminate(), now, out);
+    stop_all(now, out);
   }
   if (!stopping_ && window_open_ && now >= window_deadline_) {
     fail(1, "job: ranks still running " + std::to_string(s_.exit_window.count() / 1000) +
                 " s after another rank finished; stopping them (see --exit-window)");
     out.push_back(note("distlaunch: error: " + reason_));
-    stop_all(frame::terminate(), now, out);
+    stop_all(now, out);
   }
   if (stopping_ && !final_stacks_ && now >= hard_deadline_) {
     // The wrappers did not finish stopping their ranks in time.
@@ -272,7 +265,7 @@ void SupervisorPolicy::maybe_stop_now(Time now, Actions& out) {
   for (const auto& r : ranks_)
     if (!r.exited && r.stacks_pending) return;
   final_stacks_ = false;
-  stop_all(frame::terminate(), now, out);
+  stop_all(now, out);
 }
 
 void SupervisorPolicy::check_stall(Time now, Actions& out) {
@@ -291,33 +284,27 @@ void SupervisorPolicy::check_stall(Time now, Actions& out) {
   stop_after_stacks("stall", now, out);
 }
 
-void SupervisorPolicy::progress_resumed(Actions& out) {
-  if (!stall_reported_ || stopping_) return;
+SupervisorPolicy::Actions SupervisorPolicy::progress_resumed() {
+  if (!stall_reported_ || stopping_) return {};
   stall_reported_ = false;
-  out.push_back(note("distlaunch: progress resumed"));
+  return {note("distlaunch: progress resumed")};
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::output(size_t rank, Time now) {
-  Actions out;
   stall_.output(rank, now);
-  progress_resumed(out);
-  return out;
+  return progress_resumed();
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::fed(size_t rank, Time now) {
-  Actions out;
   stall_.fed(rank, now);
-  progress_resumed(out);
-  return out;
+  return progress_resumed();
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::sampled(size_t rank, const ProgressSample& s,
                                                     Time now) {
-  Actions out;
   auto before = stall_.last_progress();
   stall_.sampled(rank, s, now);
-  if (stall_.last_progress() > before) progress_resumed(out);
-  return out;
+  return stall_.last_progress() > before ? progress_resumed() : Actions{};
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::dump_requested(Time) {

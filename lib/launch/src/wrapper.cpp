@@ -5,12 +5,11 @@
 
 #include <algorithm>
 
-#include "distkit/launch/agent_client.hpp"
-
 namespace distkit::launch {
 
-RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSettings& settings) {
-  RankRequest r;
+agent_frames::StartRequest rank_request(const Plan& plan, const RankSpec& rank,
+                                        const WrapperSettings& settings) {
+  agent_frames::StartRequest r;
   for (const auto& [k, v] : rank.env) r.env.push_back(k + "=" + v);
   r.args = {std::to_string(rank.rank),
             std::to_string(std::max<long long>(1, settings.grace.count() / 100)),
@@ -26,8 +25,7 @@ RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSe
 
 std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings) {
-  auto r = rank_request(plan, rank, settings);
-  return agent_request(r.env, r.args);
+  return agent_frames::encode_request(rank_request(plan, rank, settings));
 }
 
 }  // namespace distkit::launch

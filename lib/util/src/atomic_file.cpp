@@ -25,10 +25,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
   std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0) fail(path, "cannot create a temporary file", errno);
+  // Removes the temporary file, then throws `what` with `err`'s reason.
+  auto give_up = [&](const std::string& what, int err) {
+    ::unlink(tmpl.c_str());
+    fail(path, what, err);
+  };
   auto cleanup = [&](int err) {
     ::close(fd);
-    ::unlink(tmpl.c_str());
-    fail(path, "cannot write", err);
+    give_up("cannot write", err);
   };
   if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) cleanup(errno);
   size_t off = 0;
@@ -41,16 +45,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     off += static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) cleanup(errno);
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    fail(path, "cannot write", err);
-  }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    fail(path, "cannot rename into place", err);
-  }
+  if (::close(fd) != 0) give_up("cannot write", errno);
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) give_up("cannot rename into place", errno);
 }
 
 std::string read_file(const std::filesystem::path& path, size_t max_bytes) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 
 namespace distkit {
 
@@ -52,31 +53,15 @@ void append_u_escape(std::string& out, unsigned v) {
 }
 
 void append_escaped(std::string& out, char32_t cp) {
-  switch (cp) {
-    case '"':
-      out += "\\\"";
+  // json.dumps' short escapes (ESCAPE_DCT); other characters outside ' '..'~': \uXXXX.
+  static constexpr std::pair<char32_t, const char*> kShortEscapes[] = {
+      {'"', "\\\""}, {'\\', "\\\\"}, {'\b', "\\b"}, {'\f', "\\f"},
+      {'\n', "\\n"}, {'\r', "\\r"},  {'\t', "\\t"}};
+  for (const auto& [c, escape] : kShortEscapes)
+    if (cp == c) {
+      out += escape;
       return;
-    case '\\':
-      out += "\\\\";
-      return;
-    case '\b':
-      out += "\\b";
-      return;
-    case '\f':
-      out += "\\f";
-      return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
-    default:
-      break;
-  }
+    }
   if (cp >= 0x20 && cp <= 0x7E) {
     out += static_cast<char>(cp);
   } else if (cp < 0x10000) {

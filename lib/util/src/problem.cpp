@@ -57,9 +57,4 @@ size_t count_errors(const std::vector<Problem>& problems, ExitCode code) {
   }));
 }
 
-bool names(const std::vector<Problem>& problems, std::string_view subject) {
-  return std::any_of(problems.begin(), problems.end(),
-                     [&](const auto& p) { return p.subject == subject; });
-}
-
 }  // namespace distkit

@@ -31,6 +31,13 @@ std::string state_word(const HostProgress& h, std::string_view verb) {
   return "";
 }
 
+// The one-line text `lines` mode prints for a state change.
+std::string progress_event_line(const HostProgress& host, std::string_view verb) {
+  std::string line = host.host + ": " + state_word(host, verb);
+  if (!host.detail.empty()) line += ": " + host.detail;
+  return line;
+}
+
 std::string clip(std::string s, std::size_t width) {
   if (width > 1 && s.size() > width) s = s.substr(0, width - 1) + "~";
   return s;
@@ -110,12 +117,6 @@ std::vector<std::string> render_progress(const std::vector<HostProgress>& hosts,
     lines.push_back(std::move(text));
   }
   return lines;
-}
-
-std::string progress_event_line(const HostProgress& host, std::string_view verb) {
-  std::string line = host.host + ": " + state_word(host, verb);
-  if (!host.detail.empty()) line += ": " + host.detail;
-  return line;
 }
 
 ProgressBoard::ProgressBoard(std::vector<std::string> hosts, std::string verb, std::FILE* out,

@@ -7,22 +7,8 @@ namespace distkit {
 
 namespace {
 bool is_safe(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-  switch (c) {
-    case '_':
-    case '@':
-    case '%':
-    case '+':
-    case '=':
-    case ':':
-    case ',':
-    case '.':
-    case '/':
-    case '-':
-      return true;
-    default:
-      return false;
-  }
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
 }
 }  // namespace
 

@@ -53,10 +53,10 @@ TEST_CASE("an X frame's status becomes the rank's exit", "[launch][agent]") {
 
 TEST_CASE("a start request carries the environment, then the arguments", "[launch][agent]") {
   using namespace std::string_literals;
-  CHECK(agent_request({"A=1", "B="}, {"0", "x y"}) ==
+  CHECK(agent_frames::encode_request({{"A=1", "B="}, {"0", "x y"}}) ==
         "A=1\0B=\0\0"
         "0\0x y\0"s);
-  CHECK(agent_request({}, {"0"}) ==
+  CHECK(agent_frames::encode_request({{}, {"0"}}) ==
         "\0"
         "0\0"s);
 }

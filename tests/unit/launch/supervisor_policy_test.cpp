@@ -56,6 +56,11 @@ ExitInfo lost(std::string why) {
   return e;
 }
 
+// One rank's exit, learned when it happened.
+SupervisorPolicy::Actions exited(SupervisorPolicy& p, size_t rank, const ExitInfo& e, Time now) {
+  return p.exited({SupervisorPolicy::RankExit{rank, e, now}}, now);
+}
+
 // The ranks `frame` is sent to, in order.
 Ranks sent(const SupervisorPolicy::Actions& actions, const std::string& frame) {
   Ranks out;
@@ -91,7 +96,7 @@ SupervisorPolicy::Actions decisions(SupervisorPolicy::Actions actions) {
 
 TEST_CASE("the first rank to fail sets the exit code and stops the others", "[launch][policy]") {
   auto p = started(4);
-  auto a = p.exited(2, status(3), t(5s));
+  auto a = exited(p, 2, status(3), t(5s));
   const std::string reason =
       "rank 2 on h2 exited with status 3; stopping the other 3 running rank(s)";
   CHECK(p.exit_code() == 3);
@@ -111,12 +116,12 @@ TEST_CASE("the first rank to fail sets the exit code and stops the others", "[la
 
 TEST_CASE("a rank killed by signal N gives 128+N, a lost connection 255", "[launch][policy]") {
   auto p = started(3);
-  p.exited(1, killed_by(SIGKILL), t(1s));
+  exited(p, 1, killed_by(SIGKILL), t(1s));
   CHECK(p.exit_code() == 137);
   CHECK(p.reason() == "rank 1 on h1 was killed by signal 9; stopping the other 2 running rank(s)");
 
   auto q = started(2);
-  q.exited(0, lost("could not start: no route"), t(1s));
+  exited(q, 0, lost("could not start: no route"), t(1s));
   CHECK(q.exit_code() == 255);
   CHECK(q.reason() ==
         "rank 0 on h0 lost its connection (could not start: no route); stopping the other 1 "
@@ -125,10 +130,10 @@ TEST_CASE("a rank killed by signal N gives 128+N, a lost connection 255", "[laun
 
 TEST_CASE("ranks told to stop that then fail are not the cause", "[launch][policy]") {
   auto p = started(3);
-  p.exited(0, status(5), t(1s));
+  exited(p, 0, status(5), t(1s));
   auto reason = p.reason();
-  CHECK(p.exited(1, killed_by(SIGTERM), t(2s)).empty());
-  CHECK(p.exited(2, lost("closed"), t(2s)).empty());
+  CHECK(exited(p, 1, killed_by(SIGTERM), t(2s)).empty());
+  CHECK(exited(p, 2, lost("closed"), t(2s)).empty());
   CHECK(p.exit_code() == 5);
   CHECK(p.reason() == reason);
   CHECK(p.all_done());
@@ -150,7 +155,7 @@ TEST_CASE("an exit 0 opens the exit window; ranks running when it closes are sto
           "[launch][policy]") {
   auto p = started(3);
   p.tick(t(10s));
-  CHECK(p.exited(0, status(0), t(10s)).empty());
+  CHECK(exited(p, 0, status(0), t(10s)).empty());
   CHECK(p.exit_code() == 0);
   CHECK(p.next_deadline() == t(11s));  // the heartbeat comes first
   p.tick(t(11s));
@@ -170,8 +175,8 @@ TEST_CASE("an exit 0 opens the exit window; ranks running when it closes are sto
 
 TEST_CASE("the exit window counts from the first exit 0 only", "[launch][policy]") {
   auto p = started(3);
-  p.exited(0, status(0), t(10s));
-  p.exited(1, status(0), t(50s));
+  exited(p, 0, status(0), t(10s));
+  exited(p, 1, status(0), t(50s));
   p.tick(t(69s));
   CHECK(p.exit_code() == 0);
   auto a = p.tick(t(70s));
@@ -183,10 +188,10 @@ TEST_CASE("an exit window of 0 lets the other ranks run as long as they like", "
   auto s = settings();
   s.exit_window = 0s;
   auto p = started(2, s);
-  p.exited(0, status(0), t(1s));
+  exited(p, 0, status(0), t(1s));
   for (auto at = t(2s); at < t(2h); at += 10min) CHECK(decisions(p.tick(at)).empty());
   CHECK_FALSE(p.stopping());
-  p.exited(1, status(0), t(2h));
+  exited(p, 1, status(0), t(2h));
   CHECK(p.all_done());
   CHECK(p.exit_code() == 0);
   CHECK(p.reason().empty());
@@ -194,7 +199,7 @@ TEST_CASE("an exit window of 0 lets the other ranks run as long as they like", "
 
 TEST_CASE("every rank exiting 0 within the window is a success", "[launch][policy]") {
   auto p = started(3);
-  p.exited(2, status(0), t(1s));
+  exited(p, 2, status(0), t(1s));
   p.exited({{0, status(0), t(5s)}, {1, status(0), t(4s)}}, t(5s));
   CHECK(p.all_done());
   CHECK(p.exit_code() == 0);
@@ -205,11 +210,11 @@ TEST_CASE("every rank exiting 0 within the window is a success", "[launch][polic
 TEST_CASE("the job is done only once every rank's exit is known", "[launch][policy]") {
   auto p = started(3);
   CHECK_FALSE(p.all_done());
-  p.exited(0, status(0), t(1s));
-  p.exited(2, status(1), t(2s));
+  exited(p, 0, status(0), t(1s));
+  exited(p, 2, status(1), t(2s));
   CHECK_FALSE(p.all_done());
   CHECK_FALSE(p.has_exited(1));
-  p.exited(1, killed_by(SIGTERM), t(3s));
+  exited(p, 1, killed_by(SIGTERM), t(3s));
   CHECK(p.has_exited(1));
   CHECK(p.all_done());
 }
@@ -246,8 +251,8 @@ TEST_CASE("the timeout and the exit window do not replace an earlier cause", "[l
   auto s = settings();
   s.timeout = 10s;
   auto p = started(3, s);
-  p.exited(0, status(0), t(1s));
-  p.exited(1, status(2), t(2s));
+  exited(p, 0, status(0), t(1s));
+  exited(p, 1, status(2), t(2s));
   auto a = p.tick(t(100s));
   CHECK(p.exit_code() == 2);
   CHECK(notes(a).empty());
@@ -257,8 +262,8 @@ TEST_CASE("the timeout and the exit window do not replace an earlier cause", "[l
 TEST_CASE("a rank that does not end within grace + 2 s of being told to stop is aborted, once",
           "[launch][policy]") {
   auto p = started(4);
-  p.exited(0, status(1), t(1s));
-  p.exited(1, killed_by(SIGTERM), t(2s));  // ends in time
+  exited(p, 0, status(1), t(1s));
+  exited(p, 1, killed_by(SIGTERM), t(2s));  // ends in time
   for (auto at = t(1s); at <= t(5s); at += 1s) CHECK(aborted(p.tick(at)).empty());
   CHECK(aborted(p.tick(t(5999ms))).empty());
   CHECK(p.next_deadline() == t(6s));
@@ -272,7 +277,7 @@ TEST_CASE("a rank that does not end within grace + 2 s of being told to stop is 
 TEST_CASE("the first signal is forwarded to every live rank, TERM follows after the grace",
           "[launch][policy]") {
   auto p = started(3);
-  p.exited(2, status(0), t(1s));
+  exited(p, 2, status(0), t(1s));
   auto a = p.signal(SIGINT, t(2s));
   CHECK(notes(a) ==
         std::vector<std::string>{"distlaunch: SIGINT: forwarded to every rank; again to kill them "
@@ -295,8 +300,8 @@ TEST_CASE("ranks ending from the forwarded signal keep the interrupt as the caus
           "[launch][policy]") {
   auto p = started(2);
   p.signal(SIGTERM, t(1s));
-  CHECK(p.exited(0, status(143), t(1100ms)).empty());
-  CHECK(p.exited(1, killed_by(SIGTERM), t(1200ms)).empty());
+  CHECK(exited(p, 0, status(143), t(1100ms)).empty());
+  CHECK(exited(p, 1, killed_by(SIGTERM), t(1200ms)).empty());
   CHECK(p.exit_code() == 143);
   CHECK(p.reason() == "interrupted by SIGTERM; stopping every rank");
   CHECK(p.all_done());
@@ -307,7 +312,7 @@ TEST_CASE("a second signal kills every rank at once and aborts them 500 ms later
   auto p = started(3);
   p.tick(t(1s));
   p.signal(SIGINT, t(1s));
-  p.exited(0, status(130), t(1100ms));
+  exited(p, 0, status(130), t(1100ms));
   auto a = p.signal(SIGINT, t(1200ms));
   CHECK(notes(a) == std::vector<std::string>{"distlaunch: killing every rank now"});
   CHECK(sent(a, frame::kill()) == Ranks{1, 2});
@@ -323,7 +328,7 @@ TEST_CASE("a second signal kills every rank at once and aborts them 500 ms later
 TEST_CASE("a signal after the job failed still reaches the ranks; the failure stays the cause",
           "[launch][policy]") {
   auto p = started(3);
-  p.exited(1, status(3), t(1s));
+  exited(p, 1, status(3), t(1s));
   auto reason = p.reason();
   auto a = p.signal(SIGHUP, t(2s));
   CHECK(p.exit_code() == 3);
@@ -343,10 +348,10 @@ TEST_CASE("heartbeats go every period to the ranks still running, stopping or no
   CHECK(p.next_deadline() == t(1s));
   CHECK(p.tick(t(999ms)).empty());
   CHECK(sent(p.tick(t(1s)), frame::heartbeat()) == Ranks{0, 1, 2, 3});
-  p.exited(1, status(0), t(1200ms));
+  exited(p, 1, status(0), t(1200ms));
   CHECK(p.tick(t(1500ms)).empty());
   CHECK(sent(p.tick(t(2s)), frame::heartbeat()) == Ranks{0, 2, 3});
-  p.exited(3, status(9), t(2500ms));
+  exited(p, 3, status(9), t(2500ms));
   CHECK(sent(p.tick(t(3s)), frame::heartbeat()) == Ranks{0, 2});
   CHECK(p.next_deadline() == t(4s));
 }
@@ -370,20 +375,20 @@ TEST_CASE("nothing is due before the ranks are started", "[launch][policy]") {
 
 TEST_CASE("ranks that end after the others do not change the outcome", "[launch][policy]") {
   auto p = started(3);
-  p.exited(0, status(4), t(1s));
-  p.exited(1, status(0), t(1500ms));  // finished its work as it was stopped
+  exited(p, 0, status(4), t(1s));
+  exited(p, 1, status(0), t(1500ms));  // finished its work as it was stopped
   CHECK(p.exit_code() == 4);
   // Neither the exit window it opened nor the abort's clock adds a cause.
   for (auto at = t(2s); at < t(200s); at += 1s) CHECK(notes(p.tick(at)).empty());
-  CHECK(p.exited(2, lost("gone"), t(200s)).empty());
+  CHECK(exited(p, 2, lost("gone"), t(200s)).empty());
   CHECK(p.exit_code() == 4);
   CHECK(p.all_done());
 }
 
 TEST_CASE("an exit reported twice counts once", "[launch][policy]") {
   auto p = started(2);
-  p.exited(0, status(0), t(1s));
-  CHECK(p.exited(0, status(7), t(2s)).empty());
+  exited(p, 0, status(0), t(1s));
+  CHECK(exited(p, 0, status(7), t(2s)).empty());
   CHECK(p.exit_code() == 0);
   CHECK_FALSE(p.all_done());
 }
@@ -447,7 +452,7 @@ TEST_CASE("no progress of any rank for the stall limit: report, stacks, then sto
     if (x.kind == Kind::stacks) CHECK(x.text == "stall");
   CHECK(sent(a, frame::terminate()).empty());
   // A rank ending meanwhile (faulthandler's SIGABRT) is the stop's effect.
-  CHECK(sent(p.exited(0, killed_by(SIGABRT), t(8s)), frame::terminate()).empty());
+  CHECK(sent(exited(p, 0, killed_by(SIGABRT), t(8s)), frame::terminate()).empty());
   CHECK(p.exit_code() == kStallExitCode);
   CHECK(sent(p.stacks_came(1, t(8s)), frame::terminate()) == Ranks{1});
 }
@@ -493,7 +498,7 @@ TEST_CASE("one rank's progress keeps the whole job from stalling", "[launch][pol
 TEST_CASE("a rank that has ended does not keep the job from stalling, nor is reported",
           "[launch][policy][stall]") {
   auto p = started(2, stall_settings(3s));
-  p.exited(1, status(0), t(1s));
+  exited(p, 1, status(0), t(1s));
   auto n = notes(p.tick(t(3s)));
   CHECK(mentions(n, "rank 0 on h0: no output yet; I/O and CPU not sampled"));
   CHECK_FALSE(mentions(n, "rank 1"));
@@ -531,7 +536,7 @@ TEST_CASE("stacks that do not come hold the stop only for the stack wait",
 TEST_CASE("SIGQUIT asks every running rank for its stacks and the job goes on",
           "[launch][policy][stall]") {
   auto p = started(3);
-  p.exited(2, status(0), t(1s));
+  exited(p, 2, status(0), t(1s));
   auto a = p.dump_requested(t(2s));
   CHECK(stacks_asked(a, false) == Ranks{0, 1});
   for (const auto& x : a)
@@ -570,7 +575,7 @@ TEST_CASE("a rank killed by SIGKILL just after a peer's exit 1 is the cause, not
           "[launch][policy]") {
   // Across hosts, the peers' reaction to a killed rank can arrive first.
   auto p = started(4);
-  auto a = p.exited(1, status(1), t(10s));
+  auto a = exited(p, 1, status(1), t(10s));
   CHECK(p.exit_code() == 1);
   auto b = p.exited({{2, killed_by(SIGKILL), t(10040ms)}, {3, status(1), t(10041ms)}}, t(10041ms));
   CHECK(p.exit_code() == 137);
@@ -580,21 +585,21 @@ TEST_CASE("a rank killed by SIGKILL just after a peer's exit 1 is the cause, not
 
   SECTION("as its wrapper reports it: 128 + 9, after a peer's SIGPIPE (141)") {
     auto q = started(8);
-    q.exited(4, status(141), t(10s));
-    q.exited(5, status(137), t(10030ms));
+    exited(q, 4, status(141), t(10s));
+    exited(q, 5, status(137), t(10030ms));
     CHECK(q.exit_code() == 137);
     CHECK(q.reason() == "rank 5 on h5 exited with status 137, just after; taken as the cause");
   }
   SECTION("not later than the window") {
     auto q = started(2);
-    q.exited(0, status(1), t(10s));
-    q.exited(1, killed_by(SIGKILL), t(10100ms));
+    exited(q, 0, status(1), t(10s));
+    exited(q, 1, killed_by(SIGKILL), t(10100ms));
     CHECK(q.exit_code() == 1);
   }
   SECTION("nor a signal a stop makes") {
     auto q = started(2);
-    q.exited(0, status(1), t(10s));
-    q.exited(1, killed_by(SIGTERM), t(10010ms));
+    exited(q, 0, status(1), t(10s));
+    exited(q, 1, killed_by(SIGTERM), t(10010ms));
     CHECK(q.exit_code() == 1);
   }
 }

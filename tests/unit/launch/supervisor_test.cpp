@@ -165,7 +165,7 @@ TEST_CASE("lines stay whole under heavy concurrent output", "[launch][supervisor
 
 TEST_CASE("the job timeout stops every rank and exits 1", "[launch][supervisor]") {
   auto o = quiet_options();
-  o.timeout = std::chrono::milliseconds(500);
+  o.policy.timeout = std::chrono::milliseconds(500);
   auto run = run_local(local_plan(2, {"sleep", "30"}), o);
   CHECK(run.result.exit_code == 1);
   CHECK(run.result.reason == "job: timed out after 0 s; stopping every rank");
@@ -174,7 +174,7 @@ TEST_CASE("the job timeout stops every rank and exits 1", "[launch][supervisor]"
 
 TEST_CASE("ranks still running after the exit window are stopped", "[launch][supervisor]") {
   auto o = quiet_options();
-  o.exit_window = std::chrono::milliseconds(500);
+  o.policy.exit_window = std::chrono::milliseconds(500);
   auto run = run_local(local_plan(2, {"sh", "-c", "[ $MLX_RANK = 0 ] && exit 0; sleep 30"}), o);
   CHECK(run.result.exit_code == 1);
   CHECK(run.result.ranks[1].stopped);

@@ -29,11 +29,6 @@ inline std::string agent_frame(char kind, long id, std::string_view data = {}) {
   return agent_frames::encode_frame(agent_frames::Channel::to_agent, kind, id, data);
 }
 
-// A start request: the rank's environment (KEY=VALUE) and its wrapper's
-// arguments from RANK on, NUL-terminated, the two lists split by an empty one.
-std::string agent_request(const std::vector<std::string>& env,
-                          const std::vector<std::string>& args);
-
 // The lines the locator (templates/launch_agent_start.sh) prints: the
 // agent's path, just before it execs it on the channel, or, with none
 // there, the host's system ("<uname -s> <uname -m>").
@@ -101,8 +96,8 @@ class AgentClient : public std::enable_shared_from_this<AgentClient> {
   bool is_local() const { return inner_->is_local(); }
   // The host's own executor, for commands that are not ranks (a health check).
   ssh::Executor& host_executor() { return *inner_; }
-  // `request`: an agent_request, once the agent runs (start_with_preflight);
-  // `reports`: what the agent reports of the rank besides its output.
+  // `request`: an encoded StartRequest (agent_frames.hpp), once the agent runs
+  // (start_with_preflight); `reports`: what the agent reports of the rank besides its output.
   std::unique_ptr<AgentRankCommand> start_rank(const std::string& request,
                                                ssh::StreamHandlers handlers,
                                                RankReports reports = {});

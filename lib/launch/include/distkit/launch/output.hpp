@@ -53,6 +53,8 @@ class OutputSink {
   void stacks(int rank, std::string_view text);
 
  private:
+  void log_locked(int rank, std::string_view text);  // to rank's --log-dir file, if any
+
   std::mutex mu_;
   std::FILE* out_;
   std::FILE* err_;

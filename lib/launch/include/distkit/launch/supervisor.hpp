@@ -41,7 +41,6 @@
 #include <vector>
 
 #include "distkit/launch/agent_client.hpp"
-#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/plan.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
@@ -59,17 +58,14 @@ struct SuperviseOptions {
   bool append_logs = false;       // a restart: after the earlier attempts' lines
   std::optional<int> stdin_rank;  // unset: broadcast
   int stdin_fd = 0;               // -1: no stdin for the ranks
-  std::chrono::milliseconds timeout{0};
-  std::chrono::milliseconds exit_window{60000};
-  std::chrono::seconds stall_limit{0};  // --stall-timeout; 0: off
-  OnStall on_stall = OnStall::abort;    // --on-stall
+  // timeout, exit_window, --stall-timeout and --on-stall (its grace is
+  // wrapper.grace's).
+  PolicySettings policy;
   // --health-cmd: run on rank 0's host every `health_interval` (and given
   // that long to finish); a failure is handled as a stall.
   std::string health_cmd;
   std::chrono::seconds health_interval{10};
-  std::chrono::milliseconds heartbeat_period{
-      static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
-  bool handle_signals = true;                         // install the SIGINT/TERM/HUP handlers
+  bool handle_signals = true;  // install the SIGINT/TERM/HUP handlers
   std::FILE* out = stdout;
   std::FILE* err = stderr;
   std::string secret;             // hex; sent to each wrapper on stdin

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/stall_watch.hpp"
 #include "distkit/ssh/executor.hpp"
 
@@ -27,8 +28,9 @@ struct PolicySettings {
   std::chrono::milliseconds grace{3000};         // WrapperSettings::grace
   std::chrono::milliseconds timeout{0};          // 0: none
   std::chrono::milliseconds exit_window{60000};  // 0: off
-  std::chrono::milliseconds heartbeat_period{1000};
-  std::chrono::milliseconds stall_limit{0};  // --stall-timeout; 0: off
+  std::chrono::milliseconds heartbeat_period{
+      static_cast<long>(kHeartbeatInterval * 1000)};  // agent_protocol.hpp
+  std::chrono::milliseconds stall_limit{0};           // --stall-timeout; 0: off
   OnStall on_stall = OnStall::abort;
   // How long the stacks taken before a stop may take to come (the agents
   // bound their dumps to kStackDumpLimit; the rest is the way back).
@@ -47,7 +49,9 @@ struct PolicyAction {
   size_t rank = 0;
   std::string frame;  // send: frame::heartbeat(), frame::terminate(), ...
   bool stop = false;  // send: the frame tells the rank to stop (T or K); stacks: L, not W
-  std::string text;   // note; stacks: why they are taken ("stall", "SIGQUIT", ...)
+  // note: the line; stacks: why they are taken ("stall", "SIGQUIT", ...);
+  // send: what the frame asks, for the debug log ("" for heartbeats).
+  std::string text;
 };
 
 // How a rank ended, as the job's reason says it: "exited with status 3",
@@ -59,10 +63,7 @@ class SupervisorPolicy {
   using Time = std::chrono::steady_clock::time_point;
   using Actions = std::vector<PolicyAction>;
 
-  struct RankName {
-    int rank = 0;
-    std::string host;
-  };
+  using RankName = StallWatch::RankName;
   struct RankExit {
     size_t rank = 0;
     ssh::ExitInfo exit;
@@ -77,7 +78,6 @@ class SupervisorPolicy {
   void ranks_started(Time now);
   // Exits learned at `now`, taken in the order they ended.
   Actions exited(std::vector<RankExit> exits, Time now);
-  Actions exited(size_t rank, const ssh::ExitInfo& exit, Time now);
   // SIGINT, SIGTERM or SIGHUP to the launcher.
   Actions signal(int sig, Time now);
   // Deadlines due at `now`: heartbeats, grace, timeout, exit window,
@@ -118,14 +118,14 @@ class SupervisorPolicy {
   };
 
   void exited_one(const RankExit& e, Time now, Actions& out);
-  void send_live(const std::string& frame, bool stop, Actions& out);
-  void stop_all(const std::string& frame, Time now, Actions& out);
+  void send_live(const std::string& frame, bool stop, const std::string& what, Actions& out);
+  void stop_all(Time now, Actions& out);
   void fail(int code, std::string reason);
   void ask_stacks(const std::string& why, bool final, Actions& out);
   void stop_after_stacks(const std::string& why, Time now, Actions& out);
   void maybe_stop_now(Time now, Actions& out);
   void check_stall(Time now, Actions& out);
-  void progress_resumed(Actions& out);
+  Actions progress_resumed();
 
   std::vector<Rank> ranks_;
   PolicySettings s_;

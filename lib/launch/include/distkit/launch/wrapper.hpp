@@ -39,13 +39,10 @@ struct WrapperSettings {
 // plan's variables; the data files' variables are set by the wrapper) and
 // the wrapper's arguments (main.cpp: RANK ... NFILES [VAR NAME CONTENT]...
 // COMMAND [ARG]...).
-struct RankRequest {
-  std::vector<std::string> env;
-  std::vector<std::string> args;
-};
-RankRequest rank_request(const Plan& plan, const RankSpec& rank, const WrapperSettings& settings);
+agent_frames::StartRequest rank_request(const Plan& plan, const RankSpec& rank,
+                                        const WrapperSettings& settings);
 
-// The same, encoded for the agent (agent_request), for the host's
+// The same, encoded for the agent (encode_request), for the host's
 // AgentClient::start_rank.
 std::string rank_start_request(const Plan& plan, const RankSpec& rank,
                                const WrapperSettings& settings);

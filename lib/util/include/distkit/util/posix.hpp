@@ -63,6 +63,13 @@ inline bool make_pipe(Fd& read_end, Fd& write_end, bool nonblock = false) {
   return true;
 }
 
+// Reads and drops all a non-blocking `fd` holds: a self-pipe's wake-ups.
+inline void drain_pipe(int fd) {
+  char buf[256];
+  while (::read(fd, buf, sizeof buf) > 0) {
+  }
+}
+
 // Monotonic seconds, for timeouts.
 inline double now_seconds() {
   timespec ts;

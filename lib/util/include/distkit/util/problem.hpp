@@ -55,7 +55,4 @@ Problem problem_of(const Error& e, std::string kind = "error");
 // How many of `problems` are errors with exit code `code`.
 size_t count_errors(const std::vector<Problem>& problems, ExitCode code);
 
-// Whether some problem names `subject`.
-bool names(const std::vector<Problem>& problems, std::string_view subject);
-
 }  // namespace distkit

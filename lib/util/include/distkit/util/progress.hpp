@@ -43,9 +43,6 @@ std::vector<std::string> render_progress(const std::vector<HostProgress>& hosts,
                                          std::string_view verb, std::chrono::milliseconds elapsed,
                                          std::size_t width, std::size_t max_lines, bool color);
 
-// The one-line text `lines` mode prints for a state change.
-std::string progress_event_line(const HostProgress& host, std::string_view verb);
-
 // A thread-safe board. Hosts report from any thread with set(); in live
 // mode a ticker thread redraws every `tick` once `delay` has passed (quick
 // operations never draw anything) and finish() erases the board so the
