@@ -113,11 +113,14 @@ bool read_timing(const af::Pairs& p, long& heartbeat, long& idle, long& first_wa
                  std::string& why) {
   const char* names[] = {"heartbeat_limit", "idle_limit", "first_rank_wait"};
   long* values[] = {&heartbeat, &idle, &first_wait};
-  for (int i = 0; i < 3; ++i)
-    if (!af::parse_decimal(af::pair_value(p, names[i]), 6, *values[i])) {
+  for (int i = 0; i < 3; ++i) {
+    auto v = distkit::parse_digits(af::pair_value(p, names[i]), 6);
+    if (!v) {
       why = std::string("no valid ") + names[i] + " in the launcher's P frame";
       return false;
     }
+    *values[i] = *v;
+  }
   // A wrapper's own watchdogs (no heartbeat, no start frame) must speak
   // before the agent gives up.
   const double margin = std::max(distkit::kHeartbeatMargin, distkit::kStartFrameMargin);

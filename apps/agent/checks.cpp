@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/util/decimal.hpp"
 #include "posix_util.hpp"
 #include "programs.hpp"
 
@@ -90,9 +91,8 @@ std::string busy_ports(const std::string& list) {
     std::size_t sp = list.find(' ', at);
     std::string word = list.substr(at, sp == std::string::npos ? sp : sp - at);
     at = sp == std::string::npos ? list.size() : sp + 1;
-    char* end = nullptr;
-    long port = std::strtol(word.c_str(), &end, 10);
-    if (word.empty() || *end || port < 1 || port > 65535) continue;
+    long port = distkit::parse_digits(word, 5).value_or(0);
+    if (port < 1 || port > 65535) continue;
     if (port_in_use(static_cast<int>(port))) busy += (busy.empty() ? "" : " ") + word;
   }
   return busy;

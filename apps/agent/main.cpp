@@ -33,6 +33,7 @@
 #include "agent.hpp"
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/signal_names.hpp"
 #include "distkit/version.hpp"
 #include "group.hpp"
@@ -358,12 +359,9 @@ int RankWrapper::run() {
 }
 
 bool parse_long(const char* s, long& out) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(s, &end, 10);
-  if (errno || !end || *end || end == s || v < 0) return false;
-  out = v;
-  return true;
+  auto v = distkit::parse_digits(s, 18);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 // The start request's arguments (RANK first); false with a message on a

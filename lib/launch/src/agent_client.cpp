@@ -28,11 +28,9 @@ agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait) {
 
 ssh::ExitInfo agent_exit_info(std::string_view status) {
   ssh::ExitInfo e;
-  long v = 0;
-  if (!status.empty() && status[0] == 's' && agent_frames::parse_decimal(status.substr(1), 12, v))
-    e.signal = static_cast<int>(v);
-  else if (agent_frames::parse_decimal(status, 12, v))
-    e.exit_status = static_cast<int>(v);
+  const bool signalled = !status.empty() && status[0] == 's';
+  if (auto v = parse_digits(status.substr(signalled ? 1 : 0), 12))
+    (signalled ? e.signal : e.exit_status) = static_cast<int>(*v);
   else
     e.error = "malformed status '" + std::string(status) + "' from the host agent";
   return e;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "distkit/hostfile/host_list.hpp"
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
@@ -259,11 +260,8 @@ TerminalSize terminal_size(const char* columns, const char* lines,
   auto number = [](const char* text) {
     std::string_view t = text ? trim(text) : std::string_view();
     size_t at = !t.empty() && (t[0] == '+' || t[0] == '-') ? 1 : 0;
-    if (at == t.size() || t.size() - at > 9) return 0;
-    for (size_t i = at; i < t.size(); ++i)
-      if (t[i] < '0' || t[i] > '9') return 0;
-    int v = std::stoi(std::string(t.substr(at)));
-    return t[0] == '-' ? -v : v;
+    int v = static_cast<int>(parse_digits(t.substr(at), 9).value_or(0));
+    return at && t[0] == '-' ? -v : v;
   };
   TerminalSize size{number(columns), number(lines)};
   if (size.columns <= 0 || size.lines <= 0) {

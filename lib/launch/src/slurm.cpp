@@ -4,8 +4,8 @@
 #include "distkit/launch/slurm.hpp"
 
 #include <algorithm>
-#include <cctype>
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
 
@@ -18,13 +18,6 @@ namespace {
                    "give the hosts with --hosts or --hostfile");
 }
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
 // "1-3,07" -> {"1","2","3","07"}
 std::vector<std::string> expand_ranges(std::string_view inside, std::string_view list) {
   std::vector<std::string> out;
@@ -32,11 +25,11 @@ std::vector<std::string> expand_ranges(std::string_view inside, std::string_view
     auto dash = part.find('-');
     std::string lo = part.substr(0, dash);
     std::string hi = dash == std::string::npos ? lo : part.substr(dash + 1);
-    if (!all_digits(lo) || !all_digits(hi) || lo.size() > 9 || hi.size() > 9)
-      bad(list, "'" + part + "' is not a number or range");
-    long a = std::stol(lo), b = std::stol(hi);
-    if (b < a || b - a > 100000) bad(list, "range '" + part + "' is backwards or too large");
-    for (long v = a; v <= b; ++v) {
+    auto first = parse_digits(lo, 9), last = parse_digits(hi, 9);
+    if (!first || !last) bad(list, "'" + part + "' is not a number or range");
+    if (*last < *first || *last - *first > 100000)
+      bad(list, "range '" + part + "' is backwards or too large");
+    for (long v = *first; v <= *last; ++v) {
       std::string s = std::to_string(v);
       if (s.size() < lo.size()) s.insert(0, lo.size() - s.size(), '0');
       out.push_back(s);
@@ -91,10 +84,10 @@ namespace {
 }
 
 int count_of(std::string_view word, std::string_view counts) {
-  if (!all_digits(word) || word.size() > 6) bad_counts(counts, "'" + std::string(word) + "'");
-  int v = std::stoi(std::string(word));
-  if (v < 1) bad_counts(counts, "a count below 1");
-  return v;
+  auto v = parse_digits(word, 6);
+  if (!v) bad_counts(counts, "'" + std::string(word) + "'");
+  if (*v < 1) bad_counts(counts, "a count below 1");
+  return static_cast<int>(*v);
 }
 
 }  // namespace
@@ -130,11 +123,12 @@ std::vector<int> slurm_tasks_per_node(const char* tasks_per_node, const char* nt
     return counts;
   }
   if (ntasks_per_node && *ntasks_per_node) {
-    std::string v(ntasks_per_node);
-    if (!all_digits(v) || v.size() > 6 || std::stoi(v) < 1)
-      throw UsageError("SLURM_NTASKS_PER_NODE", "'" + v + "' is not a count of tasks",
+    auto v = parse_digits(ntasks_per_node, 6);
+    if (v.value_or(0) < 1)
+      throw UsageError("SLURM_NTASKS_PER_NODE",
+                       "'" + std::string(ntasks_per_node) + "' is not a count of tasks",
                        "give the ranks per host with -n/--repeat-hosts");
-    return std::vector<int>(nodes, std::stoi(v));
+    return std::vector<int>(nodes, static_cast<int>(*v));
   }
   return std::vector<int>(nodes, 1);
 }

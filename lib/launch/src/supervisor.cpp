@@ -59,8 +59,7 @@ struct Report {
 };
 
 long long pair_number(const agent_frames::Pairs& p, std::string_view key) {
-  long v = 0;
-  return agent_frames::parse_decimal(agent_frames::pair_value(p, key), 18, v) ? v : -1;
+  return parse_digits(agent_frames::pair_value(p, key), 18).value_or(-1);
 }
 
 std::vector<std::string> rank_hosts(const Plan& plan) {

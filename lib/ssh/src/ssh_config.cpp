@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
 #include "ssh_config_match.hpp"
@@ -62,12 +63,7 @@ std::string canonical(const std::string& key) {
 }
 
 int to_int(const std::string& where, const std::string& key, const std::string& v) {
-  try {
-    size_t used = 0;
-    int n = std::stoi(v, &used);
-    if (used == v.size() && n >= 0) return n;
-  } catch (const std::exception&) {
-  }
+  if (auto n = parse_digits(v, 9)) return static_cast<int>(*n);
   bad_line(where, canonical(key) + " '" + v + "' is not a non-negative number");
 }
 

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "distkit/util/decimal.hpp"
+
 namespace distkit::agent_frames {
 
 // Who sends the frame to whom.
@@ -86,18 +88,6 @@ inline constexpr std::size_t max_header(Channel channel) {
   return channel == Channel::from_agent ? 64 : 256;
 }
 
-// `s` as a decimal of at most `max_digits` digits (no sign, no space).
-inline bool parse_decimal(std::string_view s, std::size_t max_digits, long& out) {
-  if (s.empty() || s.size() > max_digits) return false;
-  long v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  out = v;
-  return true;
-}
-
 namespace detail {
 
 inline bool version_chars(std::string_view s) {
@@ -123,25 +113,24 @@ inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
     if (!last) return false;  // rest-of-line fields come last
     rest = std::string_view();
   }
-  long v = 0;
   switch (f) {
     case Field::id:
     case Field::protocol:
-      if (!parse_decimal(word, 12, v)) return false;
-      h.number = v;
-      return true;
-    case Field::size:
-      if (!parse_decimal(word, 9, v)) return false;  // under 1 GB
-      h.size = static_cast<std::size_t>(v);
-      h.sized = true;
-      return true;
+      h.number = parse_digits(word, 12).value_or(-1);
+      return h.number >= 0;
+    case Field::size: {
+      auto v = parse_digits(word, 9);  // under 1 GB
+      h.size = static_cast<std::size_t>(v.value_or(0));
+      h.sized = v.has_value();
+      return h.sized;
+    }
     case Field::version:
       h.word = word;
       return version_chars(word);
     case Field::status:
       h.word = word;
-      if (word.size() > 1 && word[0] == 's') return parse_decimal(word.substr(1), 3, v);
-      return parse_decimal(word, 3, v) && v <= 255;
+      if (word.size() > 1 && word[0] == 's') return parse_digits(word.substr(1), 3).has_value();
+      return parse_digits(word, 3).value_or(256) <= 255;
     case Field::secret:
     case Field::signal:
       h.word = word;

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "distkit/util/decimal.hpp"
+
 namespace distkit {
 
 struct SignalName {
@@ -24,11 +26,7 @@ inline const SignalName kSignalNames[] = {
 // "TERM", "SIGTERM" or a number ("15", up to 9 digits) to the number; 0
 // when it names no signal.
 inline int signal_number(std::string_view name) {
-  if (!name.empty() && name.size() <= 9 && name.find_first_not_of("0123456789") == name.npos) {
-    int n = 0;
-    for (char c : name) n = n * 10 + (c - '0');
-    return n;
-  }
+  if (auto n = parse_digits(name, 9)) return static_cast<int>(*n);
   if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
   for (const auto& s : kSignalNames)
     if (name == s.name) return s.number;
