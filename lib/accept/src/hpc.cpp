@@ -133,8 +133,7 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
 }
 
 int check_hpc(HpcOptions& o, int world) {
-  const char* path_env = std::getenv("PATH");
-  std::string path = path_env ? path_env : "/usr/bin:/bin";
+  const std::string path = path_env();
   if (!find_on_path("sbatch", path))
     throw UsageError("--hpc-nodes", "sbatch not found on PATH",
                      "run distaccept where Slurm's client commands are (a login node), or leave "

@@ -25,12 +25,6 @@ std::string first_line_with(const std::string& text, const std::string& word) {
   return "";
 }
 
-std::string first_line(const std::string& text) {
-  for (auto line : split_lines(text))
-    if (!trim(line).empty()) return std::string(trim(line));
-  return "";
-}
-
 void read_route(const probe::Capture& c, size_t i, bool mac, const Hop& h, HopResult& r) {
   const auto* sec = c.find("route_" + std::to_string(i));
   std::string cmd = mac ? "route -n get " + h.address : "ip route get " + h.address;

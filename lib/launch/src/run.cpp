@@ -272,8 +272,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ss
 // python3 this machine's PATH finds (the one to check exists on every host).
 std::string interpreter(const LaunchOptions& o) {
   if (o.python) return *o.python;
-  const char* path = std::getenv("PATH");
-  if (auto found = find_on_path("python3", path ? path : "/usr/bin:/bin")) return *found;
+  if (auto found = find_on_path("python3", path_env())) return *found;
   throw UsageError("--print-python", "no python3 on PATH",
                    "install Python 3, or name the interpreter with --python PATH");
 }
@@ -295,8 +294,7 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
 Services with_launcher(const LaunchOptions& o, const Services& s) {
   Services out = s;
   if (o.launcher != "srun") return out;
-  const char* path = std::getenv("PATH");
-  if (!find_on_path("srun", path ? path : "/usr/bin:/bin"))
+  if (!find_on_path("srun", path_env()))
     throw UsageError("--launcher", "srun not found on PATH",
                      "install Slurm's client commands (slurm-client), or use --launcher ssh");
   out.connect = ssh::srun_connect_all;

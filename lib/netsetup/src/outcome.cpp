@@ -7,13 +7,6 @@ namespace distkit::netsetup {
 
 namespace {
 
-std::string first_line(const std::string& s) {
-  auto lines = split_lines(s);
-  for (auto l : lines)
-    if (!trim(l).empty()) return std::string(trim(l));
-  return "";
-}
-
 // Why a script did not run to its "NS end" line.
 std::string script_error(const ssh::CommandResult& r, const std::string& fallback) {
   if (!r.exit.error.empty()) return r.exit.error;

@@ -5,23 +5,17 @@
 
 namespace distkit::probe {
 
-namespace {
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-}  // namespace
-
 std::vector<HardwarePort> parse_hardware_ports(std::string_view text) {
   std::vector<HardwarePort> out;
   for (std::string_view raw : split_lines(text)) {
     std::string_view line = trim(raw);
-    if (starts_with(line, "Hardware Port:")) {
+    if (line.starts_with("Hardware Port:")) {
       out.push_back({std::string(trim(line.substr(14))), {}, {}});
-    } else if (starts_with(line, "Device:") && !out.empty() && out.back().device.empty()) {
+    } else if (line.starts_with("Device:") && !out.empty() && out.back().device.empty()) {
       out.back().device = std::string(trim(line.substr(7)));
-    } else if (starts_with(line, "Ethernet Address:") && !out.empty()) {
+    } else if (line.starts_with("Ethernet Address:") && !out.empty()) {
       out.back().mac = std::string(trim(line.substr(17)));
-    } else if (starts_with(line, "VLAN Configurations")) {
+    } else if (line.starts_with("VLAN Configurations")) {
       break;
     }
   }

@@ -239,9 +239,7 @@ void ProcessCommand::loop() {
       wait_ms = static_cast<int>(std::min<long long>(wait_ms, std::max<long long>(left, 0) + 1));
     }
     ::poll(fds, n, wait_ms);
-    char sink[256];
-    while (::read(wake_r_.get(), sink, sizeof sink) > 0) {
-    }
+    posix::drain_pipe(wake_r_.get());
     if (out_r_.valid()) drain(out_r_, handlers_.on_stdout);
     if (err_r_.valid()) drain(err_r_, handlers_.on_stderr);
   }

@@ -505,9 +505,7 @@ void SessionCore::loop() {
     bool watch_socket = dead_.empty() && !active_.empty();
     if (watch_socket) ack_now(sock_);
     ::poll(fds, watch_socket ? 2 : 1, watch_socket ? poll_timeout_ms(progressed) : -1);
-    char sink[256];
-    while (::read(wake_r_.get(), sink, sizeof sink) > 0) {
-    }
+    posix::drain_pipe(wake_r_.get());
   }
   fail_all("the SSH session to " + alias + " was closed");
   libssh2_session_disconnect(s_, "distkit done");

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <vector>
 
@@ -54,6 +55,11 @@ std::optional<std::string> find_on_path(std::string_view name, std::string_view 
     if (colon == std::string_view::npos) return std::nullopt;
     at = colon + 1;
   }
+}
+
+std::string path_env() {
+  const char* path = std::getenv("PATH");
+  return path ? path : "/usr/bin:/bin";
 }
 
 }  // namespace distkit

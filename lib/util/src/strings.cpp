@@ -53,6 +53,12 @@ std::vector<std::string_view> split_lines(std::string_view s) {
   return out;
 }
 
+std::string first_line(std::string_view s) {
+  for (auto line : split_lines(s))
+    if (!trim(line).empty()) return std::string(trim(line));
+  return "";
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -58,4 +59,14 @@ TEST_CASE("find_on_path makes relative entries and names with a slash absolute")
   CHECK(distkit::find_on_path("python3", ":") == std::nullopt);  // empty entries: d itself
   fs::current_path(here);
   fs::remove_all(d);
+}
+
+TEST_CASE("path_env: PATH, or /usr/bin:/bin without one") {
+  const char* saved = std::getenv("PATH");
+  std::string before = saved ? saved : "";
+  ::setenv("PATH", "/opt/x:/bin", 1);
+  CHECK(distkit::path_env() == "/opt/x:/bin");
+  ::unsetenv("PATH");
+  CHECK(distkit::path_env() == "/usr/bin:/bin");
+  if (saved) ::setenv("PATH", before.c_str(), 1);
 }

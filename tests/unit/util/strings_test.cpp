@@ -44,3 +44,10 @@ TEST_CASE("utc_time spells a time in UTC, ISO 8601 by default") {
   CHECK(distkit::utc_time(0) == "1970-01-01T00:00:00Z");
   CHECK(distkit::utc_time(1796272175, distkit::UtcFormat::compact) == "20261203T042935Z");
 }
+
+TEST_CASE("first_line: the first line with more than blanks, trimmed") {
+  CHECK(distkit::first_line("\n  \r\n  sudo: a password is required \nlater\n") ==
+        "sudo: a password is required");
+  CHECK(distkit::first_line(" \n\t\n").empty());
+  CHECK(distkit::first_line("").empty());
+}

@@ -20,4 +20,7 @@ std::optional<std::string> executable_dir();
 // absolute. Nothing when none is found.
 std::optional<std::string> find_on_path(std::string_view name, std::string_view path);
 
+// This process's PATH, or "/usr/bin:/bin" when it has none.
+std::string path_env();
+
 }  // namespace distkit

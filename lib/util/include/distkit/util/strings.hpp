@@ -14,6 +14,9 @@ std::vector<std::string> split(std::string_view s, char sep);
 std::vector<std::string> split_words(std::string_view s);
 // Splits into lines, accepting \n and \r\n; no trailing empty line.
 std::vector<std::string_view> split_lines(std::string_view s);
+// The first line with more than blanks, trimmed ("" when none): what a
+// command's error output says first.
+std::string first_line(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b);
