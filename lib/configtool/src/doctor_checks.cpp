@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "distkit/netsetup/net_state.hpp"
 #include "distkit/probe/hardware_ports.hpp"
@@ -121,7 +122,8 @@ std::string classify_iface(const std::string& iface, const std::set<std::string>
 Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::string>& tb) {
   const std::string kind = classify_iface(r.route_iface, tb);
   auto route = [&](const char* verdict, std::string cause = "", std::string fix = "") {
-    return Finding{h.host, "route", h.name(), verdict, r.route_evidence, cause, fix};
+    return Finding{h.host,           "route",          h.name(),      verdict,
+                   r.route_evidence, std::move(cause), std::move(fix)};
   };
   if (kind == "missing")
     return route("fail", "no route to " + h.address,

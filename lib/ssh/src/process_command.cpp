@@ -38,6 +38,7 @@ struct ChildPipes {
 
 pid_t spawn_child(const std::vector<std::string>& argv, ChildPipes& p, int& err) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   posix_spawn_file_actions_t fa;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace distkit {
 
@@ -96,7 +97,7 @@ std::string closest_match(std::string_view word, const std::vector<std::string>&
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
                          std::string otherwise) {
   std::string guess = closest_match(word, candidates);
-  return guess.empty() ? otherwise : "did you mean \"" + guess + "\"?";
+  return guess.empty() ? std::move(otherwise) : "did you mean \"" + guess + "\"?";
 }
 
 }  // namespace distkit
