@@ -193,51 +193,29 @@ void RankWrapper::write_rank_files() {
 }
 
 void RankWrapper::start_rank() {
-  int p[2] = {-1, -1};
-  if (a_.forward_stdin && pipe(p) != 0) {
-    say(std::string("cannot create a pipe: ") + std::strerror(errno));
+  namespace posix = distkit::posix;
+  posix::Fd in_r, in_w;  // the rank's stdin: ours to feed, or /dev/null
+  bool ok = a_.forward_stdin ? posix::make_pipe(in_r, in_w)
+                             : (in_r = posix::Fd(open("/dev/null", O_RDONLY | O_CLOEXEC))).valid();
+  if (!ok) {  // never leave the rank reading the launcher's frames
+    say(std::string("cannot set up the rank's stdin: ") + std::strerror(errno));
     finish(126);
   }
-  // Signals stay blocked across the fork until the child has its default
-  // dispositions back: one sent to the new group meanwhile then kills it
-  // instead of running our handler in the child.
-  sigset_t block, old;
-  sigemptyset(&block);
-  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
-  sigprocmask(SIG_BLOCK, &block, &old);
-  pid_t pid = fork();
+  std::vector<char*> argv;
+  for (auto& s : a_.command) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  int err = 0;
+  pid_t pid = distkit::posix::spawn_in_new_group(argv.data(), {in_r.get(), -1, -1}, err);
   if (pid < 0) {
-    sigprocmask(SIG_SETMASK, &old, nullptr);
-    say(std::string("cannot fork: ") + std::strerror(errno));
-    finish(126);
-  }
-  if (pid == 0) {
-    for (int s : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD}) signal(s, SIG_DFL);
-    setpgid(0, 0);
-    if (g_signalled) raise(g_signalled == 129 ? SIGHUP : g_signalled == 130 ? SIGINT : SIGTERM);
-    sigprocmask(SIG_SETMASK, &old, nullptr);
-    int in = a_.forward_stdin ? p[0] : open("/dev/null", O_RDONLY);
-    if (in >= 0 && in != 0) dup2(in, 0), close(in);
-    if (in < 0) close(0);  // never leave the rank reading the launcher's frames
-    if (a_.forward_stdin) close(p[1]);
-    close(g_wake[0]);
-    close(g_wake[1]);
-    if (g_status >= 0) close(g_status);
-    std::vector<char*> argv;
-    for (auto& s : a_.command) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::string msg = "distlaunch: rank " + a_.rank + " on " + host_ + ": cannot run " +
-                      a_.command[0] + ": " + std::strerror(errno) + "\n";
-    (void)!write(2, msg.data(), msg.size());
-    _exit(127);
+    say("cannot run " + a_.command[0] + ": " + std::strerror(err));
+    finish(127);
   }
   pid_ = pid;
-  setpgid(pid, pid);  // also from here, so the group exists before we signal it
-  sigprocmask(SIG_SETMASK, &old, nullptr);
+  // A signal that came while it started is passed on, as it would have
+  // reached the rank's group a moment later.
+  if (g_signalled) kill(-pid, g_signalled == 129 ? SIGHUP : g_signalled == 130 ? SIGINT : SIGTERM);
   if (a_.forward_stdin) {
-    close(p[0]);
-    wfd_ = p[1];
+    wfd_ = in_w.release();
     set_cloexec_nonblock(wfd_);
   }
   std::string marker = "@@distlaunch:pid " + std::to_string(pid) + "\n";

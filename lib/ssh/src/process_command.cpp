@@ -6,7 +6,6 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -18,11 +17,9 @@
 
 #include "distkit/util/posix.hpp"
 
-extern char** environ;
-
 namespace distkit::ssh::detail {
 
-using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
+using namespace distkit::posix;  // Fd, make_pipe, set_nonblock, spawn_in_new_group
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -35,35 +32,6 @@ std::mutex g_spawn_mutex;  // narrows the pipe()→FD_CLOEXEC window for our own
 struct ChildPipes {
   Fd in_r, in_w, out_r, out_w, err_r, err_w;
 };
-
-pid_t spawn_child(const std::vector<std::string>& argv, ChildPipes& p, int& err) {
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, p.in_r.get(), 0);
-  posix_spawn_file_actions_adddup2(&fa, p.out_w.get(), 1);
-  posix_spawn_file_actions_adddup2(&fa, p.err_w.get(), 2);
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2})
-    sigaddset(&defaults, s);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = -1;
-  err = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  return err == 0 ? pid : -1;
-}
 
 ExitInfo decode_status(int status) {
   ExitInfo e;
@@ -143,8 +111,12 @@ std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv)
 #ifdef F_SETNOSIGPIPE
   ::fcntl(p.in_w.get(), F_SETNOSIGPIPE, 1);
 #endif
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   int err = 0;
-  pid_t pid = spawn_child(argv, p, err);
+  pid_t pid = spawn_in_new_group(args.data(), {p.in_r.get(), p.out_w.get(), p.err_w.get()}, err);
   if (pid < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
   ::setpgid(pid, pid);  // harmless if the child already did it
   {

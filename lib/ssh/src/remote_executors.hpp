@@ -25,6 +25,7 @@ class SshExecutor : public Executor {
   CommandResult run(const std::string& command, const RunOptions& options = {}) override;
   std::unique_ptr<RunningCommand> start(const std::string& command,
                                         StreamHandlers handlers) override;
+  void close_soon() override { session_->request_stop(); }
 
  private:
   std::string host_;

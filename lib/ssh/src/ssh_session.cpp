@@ -557,6 +557,10 @@ std::shared_ptr<SshSession> SshSession::open(const HostConfig& cfg, const std::s
   return session;
 }
 
+void SshSession::request_stop() {
+  if (core_) core_->request_stop();
+}
+
 SshSession::~SshSession() {
   if (!core_) return;
   core_->request_stop();

@@ -34,6 +34,9 @@ class SshSession {
   static std::shared_ptr<SshSession> open(const HostConfig& cfg, const std::string& user,
                                           const SessionOptions& options);
   ~SshSession();
+  // Starts ending the session; commands still running fail. The
+  // destructor does the same and waits for the end.
+  void request_stop();
   SshSession(const SshSession&) = delete;
   SshSession& operator=(const SshSession&) = delete;
 

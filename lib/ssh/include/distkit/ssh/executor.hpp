@@ -74,6 +74,10 @@ class Executor {
   // Starts `command` and streams its output to `handlers`.
   virtual std::unique_ptr<RunningCommand> start(const std::string& command,
                                                 StreamHandlers handlers) = 0;
+  // Starts ending the connection, if there is one (commands still running
+  // fail), without waiting; the destructor waits. So a caller ends many
+  // hosts' connections at once instead of one after another.
+  virtual void close_soon() {}
 };
 
 }  // namespace distkit::ssh

@@ -4,10 +4,17 @@
 #pragma once
 
 #include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <utility>
+#include <vector>
+
+extern char** environ;  // macOS declares it nowhere
 
 namespace distkit::posix {
 
@@ -30,6 +37,7 @@ class Fd {
 
   int get() const { return fd_; }
   bool valid() const { return fd_ >= 0; }
+  int release() { return std::exchange(fd_, -1); }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -75,6 +83,46 @@ inline double now_seconds() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// Starts argv (argv[0] searched on PATH, as execvp searches it) in a
+// process group of its own, nothing blocked and the usual signals at their
+// defaults: how ranks and local commands start. `fds` become the child's
+// 0, 1 and 2 (-1 keeps ours); every other descriptor of ours must be
+// close-on-exec. Returns the pid, or -1 with the errno value in `err`
+// (posix_spawn also reports a failed exec). posix_spawn rather than fork:
+// no copy of the parent's page tables, which made starting 32 ranks from
+// the agent cost ~9 ms of CPU each. A file without #! is run by /bin/sh,
+// as execvp does and glibc's posix_spawnp does not.
+inline pid_t spawn_in_new_group(char* const argv[], const int (&fds)[3], int& err) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  for (int i = 0; i < 3; ++i)
+    if (fds[i] >= 0 && fds[i] != i) posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2})
+    sigaddset(&defaults, s);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  err = ::posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+  if (err == ENOEXEC) {  // sh finds it on PATH again and runs it as a script
+    char sh[] = "/bin/sh", c[] = "-c", run[] = "exec \"$0\" \"$@\"";
+    std::vector<char*> via_sh{sh, c, run};
+    for (char* const* a = argv; *a; ++a) via_sh.push_back(*a);
+    via_sh.push_back(nullptr);
+    err = ::posix_spawn(&pid, sh, &fa, &attr, via_sh.data(), environ);
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  return err == 0 ? pid : -1;
 }
 
 }  // namespace distkit::posix
