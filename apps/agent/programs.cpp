@@ -47,40 +47,34 @@ std::string find_command(const std::string& cmd, const std::string& cwd) {
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::string& cwd,
                        bool with_stderr, double deadline, std::size_t max_bytes) {
+  namespace posix = distkit::posix;
   ProgramRun run;
-  int p[2];
-  if (argv.empty() || pipe(p) != 0) return run;
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(p[0]);
-    close(p[1]);
+  posix::Fd out_r, out_w, null(open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (argv.empty() || !posix::make_pipe(out_r, out_w, true)) return run;
+  // In its own group, so a deadline kills what it started too; sh changes
+  // to `cwd` (posix_spawn has no portable chdir).
+  std::vector<std::string> args = argv;
+  if (!cwd.empty()) args.insert(args.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd});
+  std::vector<char*> raw;
+  for (auto& a : args) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  int err = 0;
+  pid_t pid = posix::spawn_in_new_group(
+      raw.data(), {null.get(), out_w.get(), with_stderr ? out_w.get() : null.get()}, err);
+  out_w.reset();
+  if (pid < 0) {  // as a shell reports a command it cannot run
+    run.finished = true;
+    run.status = 127;
     return run;
   }
-  if (pid == 0) {
-    setpgid(0, 0);  // so a deadline kills what it started too
-    for (int s : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
-    int null = open("/dev/null", O_RDWR);
-    dup2(null, 0);
-    dup2(p[1], 1);
-    dup2(with_stderr ? p[1] : null, 2);
-    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> args;
-    args.reserve(argv.size() + 1);
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  close(p[1]);
-  set_cloexec_nonblock(p[0]);
   bool open_pipe = true;
   while (open_pipe) {
     double left = deadline - now_seconds();
     if (left <= 0) break;
-    pollfd fd = {p[0], POLLIN, 0};
+    pollfd fd = {out_r.get(), POLLIN, 0};
     if (poll(&fd, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
     char buf[4096];
-    ssize_t n = read(p[0], buf, sizeof buf);
+    ssize_t n = read(out_r.get(), buf, sizeof buf);
     if (n > 0) {
       // Past the limit it is read and dropped: a full pipe must not stall it.
       if (run.out.size() < max_bytes)
@@ -89,7 +83,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::string& 
       open_pipe = false;
     }
   }
-  close(p[0]);
+  out_r.reset();
   if (open_pipe) kill(-pid, SIGKILL);  // past the deadline
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {

@@ -23,12 +23,6 @@ Check fail(std::string subject, std::string kind, std::string what, std::string 
   return {false, std::move(subject), std::move(kind), std::move(what), std::move(more)};
 }
 
-std::string seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", s);
-  return buf;
-}
-
 Check run_check(const RunRecord& r) {
   std::string where = r.dir.empty() ? "" : "logs in " + r.dir;
   if (!r.error.empty()) return fail(r.name, "did-not-run", "did not run: " + r.error, where);
@@ -43,7 +37,7 @@ Check run_check(const RunRecord& r) {
   std::string job = r.slurm_job_id.empty() ? "" : " (Slurm job " + r.slurm_job_id + ")";
   return pass(r.name,
               std::to_string(r.world_size) + " rank(s) on " + join(r.hosts, ",") + job +
-                  " exited 0 in " + seconds(r.duration_s),
+                  " exited 0 in " + seconds_text(r.duration_s),
               where);
 }
 

@@ -4,15 +4,9 @@
 #include <system_error>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/terminal.hpp"
 
 namespace distkit::launch {
-
-namespace {
-void put(std::FILE* f, std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fflush(f);
-}
-}  // namespace
 
 void LineAssembler::feed(std::string_view chunk,
                          const std::function<void(std::string_view)>& emit) {
@@ -77,24 +71,24 @@ void OutputSink::line(int rank, Stream stream, std::string_view text) {
     buf = prefixes_[static_cast<size_t>(rank)];
   buf.append(text);
   std::lock_guard lock(mu_);
-  put(stream == Stream::out ? out_ : err_, buf);
+  write_now(stream == Stream::out ? out_ : err_, buf);
   log_locked(rank, text);
 }
 
 void OutputSink::note(std::string_view text) {
   std::lock_guard lock(mu_);
-  put(err_, std::string(text) + "\n");
+  write_now(err_, std::string(text) + "\n");
 }
 
 void OutputSink::stacks(int rank, std::string_view text) {
   std::lock_guard lock(mu_);
-  put(err_, text);
+  write_now(err_, text);
   log_locked(rank, text);
 }
 
 void OutputSink::log_locked(int rank, std::string_view text) {
   if (rank >= 0 && static_cast<size_t>(rank) < logs_.size())
-    put(logs_[static_cast<size_t>(rank)], text);
+    write_now(logs_[static_cast<size_t>(rank)], text);
 }
 
 }  // namespace distkit::launch

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "distkit/util/strings.hpp"
+
 namespace distkit::launch {
 
 namespace {
@@ -12,9 +14,7 @@ namespace {
 using std::chrono::duration;
 
 std::string seconds(duration<double> d) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f s", d.count());
-  return b;
+  return seconds_text(d.count());
 }
 
 std::string bytes(long long n) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "distkit/util/strings.hpp"
 #include "distkit/util/terminal.hpp"
 
 namespace distkit {
@@ -43,12 +44,6 @@ std::string clip(std::string s, std::size_t width) {
   return s;
 }
 
-std::string seconds_text(std::chrono::milliseconds elapsed) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(elapsed.count()) / 1000.0);
-  return buf;
-}
-
 // "probing 8 hosts (2.4 s): 5 done, 1 failed, 2 running"
 std::string header_line(const std::vector<HostProgress>& hosts, std::string_view verb,
                         std::chrono::milliseconds elapsed) {
@@ -58,7 +53,8 @@ std::string header_line(const std::vector<HostProgress>& hosts, std::string_view
     if (h.state == HostState::failed) ++failed;
   }
   std::string line = std::string(verb) + " " + std::to_string(hosts.size()) +
-                     (hosts.size() == 1 ? " host" : " hosts") + " (" + seconds_text(elapsed) +
+                     (hosts.size() == 1 ? " host" : " hosts") + " (" +
+                     seconds_text(static_cast<double>(elapsed.count()) / 1000.0) +
                      "): " + std::to_string(done) + " done";
   if (failed > 0) line += ", " + std::to_string(failed) + " failed";
   const std::size_t running = hosts.size() - done - failed;

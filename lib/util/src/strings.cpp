@@ -2,6 +2,7 @@
 #include "distkit/util/strings.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <utility>
 
@@ -98,6 +99,12 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
                          std::string otherwise) {
   std::string guess = closest_match(word, candidates);
   return guess.empty() ? std::move(otherwise) : "did you mean \"" + guess + "\"?";
+}
+
+std::string seconds_text(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", seconds);
+  return buf;
 }
 
 }  // namespace distkit

@@ -11,6 +11,11 @@ bool is_tty(std::FILE* stream) {
   return ::isatty(::fileno(stream)) == 1;
 }
 
+void write_now(std::FILE* stream, std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stream);
+  std::fflush(stream);
+}
+
 bool use_color(std::FILE* stream) {
   const char* nc = std::getenv("NO_COLOR");
   if (nc != nullptr && *nc != '\0') return false;

@@ -5,15 +5,9 @@
 #include <sstream>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/terminal.hpp"
 
 namespace distkit {
-
-namespace {
-void put(std::FILE* f, const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fflush(f);
-}
-}  // namespace
 
 int tool_main(std::string_view tool, std::vector<std::string> args,
               const std::function<void(CLI::App&)>& configure, const std::function<int()>& body,
@@ -29,8 +23,8 @@ int tool_main(std::string_view tool, std::vector<std::string> args,
         } catch (const CLI::ParseError& e) {
           std::ostringstream o, x;
           int rc = app.exit(e, o, x);
-          put(out, o.str());
-          put(err, x.str());
+          write_now(out, o.str());
+          write_now(err, x.str());
           return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
         }
         return body();

@@ -51,3 +51,10 @@ TEST_CASE("first_line: the first line with more than blanks, trimmed") {
   CHECK(distkit::first_line(" \n\t\n").empty());
   CHECK(distkit::first_line("").empty());
 }
+
+TEST_CASE("seconds_text: a tenth of a second, rounded") {
+  CHECK(distkit::seconds_text(2.44) == "2.4 s");
+  CHECK(distkit::seconds_text(2.46) == "2.5 s");
+  CHECK(distkit::seconds_text(0) == "0.0 s");
+  CHECK(distkit::seconds_text(120) == "120.0 s");
+}

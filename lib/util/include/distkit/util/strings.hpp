@@ -18,6 +18,8 @@ std::vector<std::string_view> split_lines(std::string_view s);
 // command's error output says first.
 std::string first_line(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// "2.4 s": a duration for people, to a tenth of a second.
+std::string seconds_text(double seconds);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b);
 // The candidate closest to `word` when it is within 2 edits, else "".
