@@ -98,21 +98,34 @@ done
 
 # Failure to teardown: rank 0 records the time and exits 1 while the others
 # sleep; distlaunch exits once every rank's wrapper has ended (its group gone).
+# Two clocks, interleaved: `date +%s%N | cut` in the rank and after
+# distlaunch (the first tables' method; each $(date | cut) costs this
+# machine ~10 ms of process starts, part of it inside the interval), and
+# perl taking both stamps in-process (the rank's as it exits, distlaunch's
+# as its waitpid returns): the interval itself.
 echo "# failure to teardown: rank 0 exits 1 after 1 s, the others sleep; ms from its exit to distlaunch's exit"
-printf '%6s %6s %14s\n' ranks hosts teardown_ms
+printf '%6s %6s %14s %14s\n' ranks hosts teardown_ms date_clock_ms
+stamp_rank0='if [ $MLX_RANK = 0 ]; then sleep 1; '
 for combo in "8 4" "32 8"; do
   # shellcheck disable=SC2086 # split "RANKS HOSTS" into $1 $2
   set -- $combo
-  : > "$WORK/t"
+  : > "$WORK/t"; : > "$WORK/td"
   i=0
   while [ $i -lt "$REPEATS" ]; do
     rm -f "$WORK/failed_at"
     "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- \
-      sh -c "if [ \$MLX_RANK = 0 ]; then sleep 1; date +%s%N | cut -c1-13 > $WORK/failed_at; exit 1; fi; exec sleep 100" \
+      sh -c "${stamp_rank0}date +%s%N | cut -c1-13 > $WORK/failed_at; exit 1; fi; exec sleep 100" \
       < /dev/null > "$WORK/out" 2>&1 && { echo "launch_startup.sh: error: the job should have failed" >&2; exit 1; }
     end=$(ms)
-    echo $(( end - $(cat "$WORK/failed_at") )) >> "$WORK/t"
+    echo $(( end - $(cat "$WORK/failed_at") )) >> "$WORK/td"
+    rm -f "$WORK/failed_at"
+    # shellcheck disable=SC2016 # $f and $ARGV are perl's
+    perl -MTime::HiRes=time -e 'system(@ARGV); printf "%d\n", time * 1000' -- \
+      "$DL" --ssh-config "$C/ssh_config" --hosts "$(hosts_csv "$2")" -n $(($1 / $2)) -- \
+      sh -c "${stamp_rank0}exec perl -MTime::HiRes=time -e 'open my \$f, \">\", \$ARGV[0]; printf \$f \"%d\\n\", time * 1000; exit 1' $WORK/failed_at; fi; exec sleep 100" \
+      < /dev/null > "$WORK/end" 2> "$WORK/out"
+    echo $(( $(cat "$WORK/end") - $(cat "$WORK/failed_at") )) >> "$WORK/t"
     i=$((i + 1))
   done
-  printf '%6s %6s %14s\n' "$1" "$2" "$(median < "$WORK/t")"
+  printf '%6s %6s %14s %14s\n' "$1" "$2" "$(median < "$WORK/t")" "$(median < "$WORK/td")"
 done
