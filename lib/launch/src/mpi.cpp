@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <utility>
 
 #include "distkit/hostfile/export.hpp"
 #include "distkit/launch/signals.hpp"
@@ -25,6 +26,43 @@ bool per_rank(const std::string& key) {
          key == "DISTKIT_HOST";
 }
 }  // namespace
+
+void check_backend_options(const Plan& plan, const LaunchOptions& o) {
+  if (plan.backend != hostfile::Backend::mpi) {
+    if (!o.mpi_args.empty())
+      throw UsageError("--mpi-arg", "only --backend mpi runs mpirun",
+                       "drop it, or add --backend mpi");
+    return;
+  }
+  const LaunchOptions d;
+  const std::pair<const char*, bool> supervision_only[] = {
+      {"--tag-output", o.tag_output},
+      {"--log-dir", o.log_dir.has_value()},
+      {"--record", o.record_dir.has_value()},
+      {"--debug-log", o.debug_log.has_value()},
+      {"--stdin-rank", o.stdin_rank.has_value()},
+      {"--no-stdin", o.no_stdin},
+      {"--grace", o.grace != d.grace},
+      {"--timeout", o.timeout != d.timeout},
+      {"--exit-window", o.exit_window != d.exit_window},
+      {"--stall-timeout", o.stall_limit != d.stall_limit},
+      {"--on-stall", o.stall_dump_only},
+      {"--restart", o.restart != d.restart},
+      {"--max-restarts", o.max_restarts != d.max_restarts},
+      {"--health-cmd", o.health_cmd.has_value()},
+      {"--health-url", o.health_url.has_value()},
+      {"--health-interval", o.health_interval != d.health_interval},
+      {"--agent", o.agent.has_value()},
+      {"--no-preflight", !o.preflight},
+      {"--accept-new-host-keys", o.accept_new_host_keys},
+      {"--connect-timeout", o.connect_timeout != d.connect_timeout},
+  };
+  for (const auto& [flag, given] : supervision_only)
+    if (given)
+      throw UsageError(flag,
+                       "not used with --backend mpi (mpirun starts, watches and stops the ranks)",
+                       "drop it, or use another backend");
+}
 
 std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& options,
                                      const std::string& hostfile_path) {

@@ -312,6 +312,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   const Services s = with_launcher(o, services);
   Hosts hosts = load_hosts(o);
   Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  check_backend_options(plan, o);
   if (o.launcher == "srun" && plan.backend != hostfile::Backend::mpi) {
     const char* nodes = std::getenv("SLURM_JOB_NODELIST");
     check_allocation_hosts(plan.hosts, nodes ? nodes : "");

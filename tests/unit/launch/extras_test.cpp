@@ -139,6 +139,36 @@ TEST_CASE("mpirun's rsh agent reads distlaunch's --ssh-config", "[launch][mpi]")
         "cannot carry; move the file to a path without spaces");
 }
 
+TEST_CASE("--backend mpi refuses what only distlaunch's supervision reads; --mpi-arg needs it",
+          "[launch][mpi]") {
+  hostfile::Hostfile hf;
+  hf.hosts.push_back({"a", {}, {}});
+  LaunchOptions o;
+  o.backend = "mpi";
+  o.command = {"true"};
+  o.ssh_config = "/etc/dk/ssh_config";
+  o.cwd = "/tmp";
+  o.mpi_args = {"--bind-to", "none"};
+  Plan plan = build_plan(hf, o, nullptr, "j1");
+  CHECK_NOTHROW(check_backend_options(plan, o));  // what mpirun uses
+  LaunchOptions recorded = o;
+  recorded.record_dir = "/tmp/rec";
+  CHECK(usage_text_of([&] { check_backend_options(plan, recorded); }) ==
+        "--record: not used with --backend mpi (mpirun starts, watches and stops the ranks); "
+        "drop it, or use another backend");
+  LaunchOptions timed = o;
+  timed.timeout = std::chrono::seconds(5);
+  CHECK(usage_text_of([&] { check_backend_options(plan, timed); }).rfind("--timeout: ", 0) == 0);
+  LaunchOptions ring = o;
+  ring.backend = "ring";
+  Plan ring_plan = build_plan(hf, ring, nullptr, "j1");
+  CHECK(usage_text_of([&] { check_backend_options(ring_plan, ring); }) ==
+        "--mpi-arg: only --backend mpi runs mpirun; drop it, or add --backend mpi");
+  ring.mpi_args.clear();
+  ring.record_dir = "/tmp/rec";
+  CHECK_NOTHROW(check_backend_options(ring_plan, ring));
+}
+
 TEST_CASE("the dry run shows every rank, its environment and never the secret",
           "[launch][dry-run]") {
   Plan plan = test::local_plan(2, {"echo", "hi there"});

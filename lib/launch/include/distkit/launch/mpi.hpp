@@ -19,6 +19,11 @@ namespace distkit::launch {
 std::vector<std::string> mpirun_argv(const Plan& plan, const LaunchOptions& options,
                                      const std::string& hostfile_path);
 
+// Refuses (UsageError) what mpi does not use: with --backend mpi, the first
+// option only distlaunch's own supervision reads (--record, --tag-output,
+// --timeout, ... : under mpirun they would do nothing); otherwise --mpi-arg.
+void check_backend_options(const Plan& plan, const LaunchOptions& options);
+
 // Writes the hostfile to a temp file, runs mpirun, removes the file.
 // Throws distkit::Error when mpirun cannot be started.
 int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
