@@ -12,7 +12,6 @@ namespace distkit::launch {
 
 namespace {
 
-const char* kDirShown = "$DISTLAUNCH_TMP";
 using nlohmann::ordered_json;
 
 ordered_json rank_json(const Plan& plan, const RankSpec& r, const WrapperSettings& wrapper) {
@@ -22,7 +21,7 @@ ordered_json rank_json(const Plan& plan, const RankSpec& r, const WrapperSetting
   jr["local_rank"] = r.local_rank;
   jr["local_size"] = r.local_size;
   jr["env"] = ordered_json::object();
-  for (const auto& [k, v] : effective_env(r, kDirShown)) jr["env"][k] = v;
+  for (const auto& [k, v] : effective_env(r, kRankDirShown)) jr["env"][k] = v;
   jr["files"] = ordered_json::object();
   for (const auto& f : r.files) jr["files"][f.name] = f.text();
   jr["agent_args"] = rank_request(plan, r, wrapper).args;
@@ -50,10 +49,10 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
     std::string out = "rank " + std::to_string(r.rank) + " -> " + r.host + " (local rank " +
                       std::to_string(r.local_rank) + " of " + std::to_string(r.local_size) + ")\n";
     for (const auto& f : r.files)
-      out += "  file " + std::string(kDirShown) + "/" + f.name + ": " + f.text() + "\n";
-    for (const auto& [k, v] : effective_env(r, kDirShown)) out += "  " + k + "=" + v + "\n";
-    out += "  DISTKIT_SECRET_FILE=" + std::string(kDirShown) + "/secret\n";
-    out += "  DISTKIT_HEARTBEAT_FILE=" + std::string(kDirShown) + "/heartbeat\n";
+      out += "  file " + std::string(kRankDirShown) + "/" + f.name + ": " + f.text() + "\n";
+    for (const auto& [k, v] : effective_env(r, kRankDirShown)) out += "  " + k + "=" + v + "\n";
+    out += "  DISTKIT_SECRET_FILE=" + std::string(kRankDirShown) + "/secret\n";
+    out += "  DISTKIT_HEARTBEAT_FILE=" + std::string(kRankDirShown) + "/heartbeat\n";
     sink(out);
   }
   if (!plan.ranks.empty()) {

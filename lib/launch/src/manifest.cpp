@@ -40,7 +40,7 @@ ordered_json rank_json(const RankSpec& spec, const RankResult& r) {
   j["start"] = iso_time(r.start);
   j["duration_s"] = seconds_between(r.start, r.end);
   j["env"] = ordered_json::object();
-  for (const auto& [k, v] : effective_env(spec, "$DISTLAUNCH_TMP")) j["env"][k] = v;
+  for (const auto& [k, v] : effective_env(spec, kRankDirShown)) j["env"][k] = v;
   return j;
 }
 

@@ -106,6 +106,10 @@ std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const Launch
 std::string ring_json(const std::vector<std::vector<std::string>>& addresses);
 std::string rdma_matrix_json(const std::vector<hostfile::Host>& hosts);
 
+// A rank's private temp dir as the dry run and the manifest show it: the
+// host's wrapper chooses the real path when the rank starts.
+inline constexpr const char* kRankDirShown = "$DISTLAUNCH_TMP";
+
 // The environment a rank sees with files resolved to `dir/name`, later keys
 // replacing earlier ones (what `env` would print, minus inherited variables).
 EnvList effective_env(const RankSpec& rank, const std::string& dir);
