@@ -201,11 +201,8 @@ void RankWrapper::start_rank() {
     say(std::string("cannot set up the rank's stdin: ") + std::strerror(errno));
     finish(126);
   }
-  std::vector<char*> argv;
-  for (auto& s : a_.command) argv.push_back(s.data());
-  argv.push_back(nullptr);
   int err = 0;
-  pid_t pid = distkit::posix::spawn_in_new_group(argv.data(), {in_r.get(), -1, -1}, err);
+  pid_t pid = posix::spawn_in_new_group(a_.command, {in_r.get(), -1, -1}, err);
   if (pid < 0) {
     say("cannot run " + a_.command[0] + ": " + std::strerror(err));
     finish(127);

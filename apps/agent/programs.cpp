@@ -55,12 +55,9 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::string& 
   // to `cwd` (posix_spawn has no portable chdir).
   std::vector<std::string> args = argv;
   if (!cwd.empty()) args.insert(args.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd});
-  std::vector<char*> raw;
-  for (auto& a : args) raw.push_back(a.data());
-  raw.push_back(nullptr);
   int err = 0;
   pid_t pid = posix::spawn_in_new_group(
-      raw.data(), {null.get(), out_w.get(), with_stderr ? out_w.get() : null.get()}, err);
+      args, {null.get(), out_w.get(), with_stderr ? out_w.get() : null.get()}, err);
   out_w.reset();
   if (pid < 0) {  // as a shell reports a command it cannot run
     run.finished = true;

@@ -111,12 +111,8 @@ std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv)
 #ifdef F_SETNOSIGPIPE
   ::fcntl(p.in_w.get(), F_SETNOSIGPIPE, 1);
 #endif
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
   int err = 0;
-  pid_t pid = spawn_in_new_group(args.data(), {p.in_r.get(), p.out_w.get(), p.err_w.get()}, err);
+  pid_t pid = spawn_in_new_group(argv, {p.in_r.get(), p.out_w.get(), p.err_w.get()}, err);
   if (pid < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
   ::setpgid(pid, pid);  // harmless if the child already did it
   {

@@ -43,13 +43,10 @@ TEST_CASE("Fd closes what it owns, once, and moves", "[util][posix]") {
 
 namespace {
 // Runs argv with its stdout into a pipe; returns (output, wait status).
-std::pair<std::string, int> spawn_and_read(std::vector<std::string> args, int& err) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+std::pair<std::string, int> spawn_and_read(const std::vector<std::string>& args, int& err) {
   Fd r, w;
   REQUIRE(make_pipe(r, w));
-  pid_t pid = spawn_in_new_group(argv.data(), {-1, w.get(), -1}, err);
+  pid_t pid = spawn_in_new_group(args, {-1, w.get(), -1}, err);
   w.reset();
   std::string out;
   char buf[256];
@@ -68,10 +65,8 @@ TEST_CASE("spawn_in_new_group: own process group, default signals", "[util][posi
   }, old{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ignore, &old);
-  std::string sleep_cmd = "sleep", seconds = "30";
-  std::vector<char*> argv{sleep_cmd.data(), seconds.data(), nullptr};
   int err = 0;
-  pid_t pid = spawn_in_new_group(argv.data(), {-1, -1, -1}, err);
+  pid_t pid = spawn_in_new_group({"sleep", "30"}, {-1, -1, -1}, err);
   sigaction(SIGINT, &old, nullptr);
   REQUIRE(pid > 0);
   CHECK(getpgid(pid) == pid);
@@ -98,8 +93,6 @@ TEST_CASE("spawn_in_new_group: a file without #! runs under sh; a missing one fa
   CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
   unlink(script.c_str());
   rmdir(dir);
-  std::vector<std::string> none{"/nonexistent/distkit-no-such-command"};
-  std::vector<char*> argv{none[0].data(), nullptr};
-  CHECK(spawn_in_new_group(argv.data(), {-1, -1, -1}, err) == -1);
+  CHECK(spawn_in_new_group({"/nonexistent/distkit-no-such-command"}, {-1, -1, -1}, err) == -1);
   CHECK(err == ENOENT);
 }

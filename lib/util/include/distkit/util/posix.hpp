@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 
 #include <utility>
 #include <vector>
@@ -90,11 +91,17 @@ inline double now_seconds() {
 // defaults: how ranks and local commands start. `fds` become the child's
 // 0, 1 and 2 (-1 keeps ours); every other descriptor of ours must be
 // close-on-exec. Returns the pid, or -1 with the errno value in `err`
-// (posix_spawn also reports a failed exec). posix_spawn rather than fork:
-// no copy of the parent's page tables, which made starting 32 ranks from
-// the agent cost ~9 ms of CPU each. A file without #! is run by /bin/sh,
-// as execvp does and glibc's posix_spawnp does not.
-inline pid_t spawn_in_new_group(char* const argv[], const int (&fds)[3], int& err) {
+// (posix_spawn also reports a failed exec; EINVAL for an empty argv).
+// posix_spawn rather than fork: no copy of the parent's page tables, which
+// made starting 32 ranks from the agent cost ~9 ms of CPU each. A file
+// without #! is run by /bin/sh, as execvp does and glibc's posix_spawnp
+// does not.
+inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int (&fds)[3],
+                                int& err) {
+  if (argv.empty()) return err = EINVAL, -1;
+  std::vector<char*> args;  // posix_spawn's argv: not written to
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   for (int i = 0; i < 3; ++i)
@@ -112,12 +119,11 @@ inline pid_t spawn_in_new_group(char* const argv[], const int (&fds)[3], int& er
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  err = ::posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+  err = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
   if (err == ENOEXEC) {  // sh finds it on PATH again and runs it as a script
     char sh[] = "/bin/sh", c[] = "-c", run[] = "exec \"$0\" \"$@\"";
     std::vector<char*> via_sh{sh, c, run};
-    for (char* const* a = argv; *a; ++a) via_sh.push_back(*a);
-    via_sh.push_back(nullptr);
+    via_sh.insert(via_sh.end(), args.begin(), args.end());  // with its nullptr
     err = ::posix_spawn(&pid, sh, &fa, &attr, via_sh.data(), environ);
   }
   posix_spawn_file_actions_destroy(&fa);
