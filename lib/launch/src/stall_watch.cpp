@@ -21,7 +21,7 @@ std::string bytes(long long n) {
   char b[32];
   if (n < 1024)
     std::snprintf(b, sizeof b, "%lld B", n);
-  else if (n < 1024 * 1024)
+  else if (n < 1024LL * 1024)
     std::snprintf(b, sizeof b, "%.1f KiB", static_cast<double>(n) / 1024);
   else
     std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(n) / (1024 * 1024));

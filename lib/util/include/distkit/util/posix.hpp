@@ -100,6 +100,7 @@ inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int 
                                 int& err) {
   if (argv.empty()) return err = EINVAL, -1;
   std::vector<char*> args;  // posix_spawn's argv: not written to
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   posix_spawn_file_actions_t fa;
