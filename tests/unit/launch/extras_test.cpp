@@ -104,13 +104,25 @@ TEST_CASE("under srun every host must be a node of the allocation", "[launch][sl
         "allocation's nodes, or use --launcher ssh for other hosts");
 }
 
-TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
-          "[launch][mpi]") {
+namespace {
+// A one-host hostfile and --backend mpi options running `command`.
+hostfile::Hostfile one_host() {
   hostfile::Hostfile hf;
   hf.hosts.push_back({"a", {}, {}});
+  return hf;
+}
+LaunchOptions mpi_options(std::vector<std::string> command) {
   LaunchOptions o;
   o.backend = "mpi";
-  o.command = {"python3", "job.py"};
+  o.command = std::move(command);
+  return o;
+}
+}  // namespace
+
+TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the command",
+          "[launch][mpi]") {
+  hostfile::Hostfile hf = one_host();
+  LaunchOptions o = mpi_options({"python3", "job.py"});
   o.env = {"K=V"};
   o.mpi_args = {"--bind-to", "none"};
   Plan plan = build_plan(hf, o, nullptr, "j1");
@@ -122,11 +134,8 @@ TEST_CASE("mpirun gets the generated hostfile, -x per shared variable and the co
 }
 
 TEST_CASE("mpirun's rsh agent reads distlaunch's --ssh-config", "[launch][mpi]") {
-  hostfile::Hostfile hf;
-  hf.hosts.push_back({"a", {}, {}});
-  LaunchOptions o;
-  o.backend = "mpi";
-  o.command = {"true"};
+  hostfile::Hostfile hf = one_host();
+  LaunchOptions o = mpi_options({"true"});
   o.ssh_config = "/etc/dk/ssh_config";
   Plan plan = build_plan(hf, o, nullptr, "j1");
   auto argv = mpirun_argv(plan, o, "/tmp/h");
@@ -141,11 +150,8 @@ TEST_CASE("mpirun's rsh agent reads distlaunch's --ssh-config", "[launch][mpi]")
 
 TEST_CASE("--backend mpi refuses what only distlaunch's supervision reads; --mpi-arg needs it",
           "[launch][mpi]") {
-  hostfile::Hostfile hf;
-  hf.hosts.push_back({"a", {}, {}});
-  LaunchOptions o;
-  o.backend = "mpi";
-  o.command = {"true"};
+  hostfile::Hostfile hf = one_host();
+  LaunchOptions o = mpi_options({"true"});
   o.ssh_config = "/etc/dk/ssh_config";
   o.cwd = "/tmp";
   o.mpi_args = {"--bind-to", "none"};
