@@ -1,6 +1,7 @@
 // Line assembly and the single writer for rank output (see output.hpp).
 #include "distkit/launch/output.hpp"
 
+#include <algorithm>
 #include <system_error>
 
 #include "distkit/util/error.hpp"
@@ -26,6 +27,24 @@ void LineAssembler::feed(std::string_view chunk,
     }
     start = nl + 1;
   }
+}
+
+void LineAssembler::feed_runs(std::string_view chunk,
+                              const std::function<void(std::string_view)>& emit) {
+  size_t last = chunk.rfind('\n');
+  if (last == std::string_view::npos) {
+    partial_.append(chunk);
+    return;
+  }
+  size_t start = 0;
+  if (!partial_.empty()) {
+    start = chunk.find('\n') + 1;
+    partial_.append(chunk.substr(0, start));
+    emit(partial_);
+    partial_.clear();
+  }
+  if (start <= last) emit(chunk.substr(start, last + 1 - start));
+  partial_.append(chunk.substr(last + 1));
 }
 
 void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {
@@ -67,9 +86,16 @@ OutputSink::~OutputSink() {
 
 void OutputSink::line(int rank, Stream stream, std::string_view text) {
   std::string buf;
-  if (rank >= 0 && static_cast<size_t>(rank) < prefixes_.size())
-    buf = prefixes_[static_cast<size_t>(rank)];
-  buf.append(text);
+  if (rank >= 0 && static_cast<size_t>(rank) < prefixes_.size()) {
+    const std::string& prefix = prefixes_[static_cast<size_t>(rank)];
+    for (size_t at = 0; at < text.size();) {
+      size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
+      buf.append(prefix).append(text.substr(at, end - at));
+      at = end;
+    }
+  } else {
+    buf.assign(text);
+  }
   std::lock_guard lock(mu_);
   write_now(stream == Stream::out ? out_ : err_, buf);
   log_locked(rank, text);

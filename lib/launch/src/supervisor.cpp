@@ -146,7 +146,8 @@ void Job::start_rank(size_t i) {
   ssh::StreamHandlers h;
   h.on_stdout = [this, &s](std::string_view c) {
     s.output = true;
-    s.out_lines.feed(c, [&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); });
+    s.out_lines.feed_runs(c,
+                          [&](std::string_view l) { sink_.line(s.result.rank, Stream::out, l); });
   };
   h.on_stderr = [this, &s](std::string_view c) { on_stderr(s, c); };
   h.on_exit = [this, &s](const ssh::ExitInfo& e) { on_exit(s, e); };

@@ -255,3 +255,37 @@ TEST_CASE("line assembly joins chunks and never splits a line", "[launch][output
   a.flush(emit);
   CHECK(lines.back() == "f\n");
 }
+
+TEST_CASE("line runs: a chunk's whole lines in at most two pieces, never a split line",
+          "[launch][output]") {
+  LineAssembler a;
+  std::vector<std::string> runs;
+  auto emit = [&](std::string_view l) { runs.emplace_back(l); };
+  a.feed_runs("ab", emit);
+  CHECK(runs.empty());
+  a.feed_runs("c\nde\nfg\nh", emit);  // "abc" finished, then a run of two
+  CHECK(runs == std::vector<std::string>{"abc\n", "de\nfg\n"});
+  a.feed_runs("i\n", emit);
+  CHECK(runs.back() == "hi\n");
+  a.feed_runs("j\nk\n", emit);  // nothing pending: one run
+  CHECK(runs.back() == "j\nk\n");
+  CHECK(runs.size() == 4);
+  a.feed_runs("tail", emit);
+  a.flush(emit);
+  CHECK(runs.back() == "tail\n");
+}
+
+TEST_CASE("a tagged run of lines gets the prefix on every line", "[launch][output]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out);
+  {
+    OutputSink sink(out, stderr, true, {"h1", "h2"}, std::nullopt);
+    sink.line(1, Stream::out, "a\nb\n");
+    sink.line(0, Stream::out, "c\n");
+  }
+  std::rewind(out);
+  char buf[256] = {0};
+  size_t n = std::fread(buf, 1, sizeof buf - 1, out);
+  std::fclose(out);
+  CHECK(std::string(buf, n) == "[1 h2] a\n[1 h2] b\n[0 h1] c\n");
+}

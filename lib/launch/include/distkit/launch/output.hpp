@@ -21,6 +21,10 @@ class LineAssembler {
  public:
   // Calls `emit` with each complete line (including its '\n').
   void feed(std::string_view chunk, const std::function<void(std::string_view)>& emit);
+  // Calls `emit` with the chunk's complete lines in at most two runs of
+  // whole lines (one finished from earlier bytes, then the rest): one
+  // write per chunk, not per line, for a rank that prints a lot.
+  void feed_runs(std::string_view chunk, const std::function<void(std::string_view)>& emit);
   // Emits what is left as a line with '\n' appended (end of stream).
   void flush(const std::function<void(std::string_view)>& emit);
 
@@ -44,7 +48,8 @@ class OutputSink {
   OutputSink(const OutputSink&) = delete;
   OutputSink& operator=(const OutputSink&) = delete;
 
-  // Writes one line (ending in '\n'); thread-safe.
+  // Writes whole lines (each ending in '\n', in one write; with `tag`,
+  // each prefixed); thread-safe.
   void line(int rank, Stream stream, std::string_view text);
   // A diagnostic of distlaunch itself on `err` (never tagged, not logged).
   void note(std::string_view text);
