@@ -9,6 +9,9 @@
 # h1's network location switching (its networksetup shim answering "exo"
 # after the first round) is drift, on its hops' history lines too.
 . "$(dirname "$0")/netsetup_lib.sh"
+# expect_round FILE LINE WHY: FILE has a line ending in " round LINE"
+# (LINE a grep pattern); else FILE is shown and the test fails with WHY.
+expect_round() { grep -q " round $2\$" "$1" || { cat "$1"; fail "$3"; }; }
 ring3_up
 run_distconfig --auto-setup --output-hostfile "$WORK/hf.json"
 [ "$RC" = 0 ] || fail "setup exited $RC"
@@ -83,20 +86,19 @@ grep -q '"address":"10.213.0.2",.*"route_iface":"tb2"' "$WORK/history.jsonl" || 
 # With the address gone for good, one round reports both sides.
 run_distconfig --watch 1 --count 1 --history "$WORK/h1.jsonl"
 [ "$RC" = 0 ] || fail "--watch --count 1 on the wiped link exited $RC"
-grep -q " round 1 h2:tb3 -> h3 (10.213.0.10): down: no route$" "$WORK/out" ||
-  { cat "$WORK/out"; fail "the wiped side is not reported down"; }
-grep -q " round 1 h3:tb2 -> h2 (10.213.0.9): down: ETIMEDOUT (Connection timed out)$" "$WORK/out" ||
-  { cat "$WORK/out"; fail "the peer's side of the wiped link is not reported down"; }
+expect_round "$WORK/out" "1 h2:tb3 -> h3 (10.213.0.10): down: no route" "the wiped side is not reported down"
+expect_round "$WORK/out" "1 h3:tb2 -> h2 (10.213.0.9): down: ETIMEDOUT (Connection timed out)" \
+  "the peer's side of the wiped link is not reported down"
 # A cut cable: the first round already reports both ends down (exit 0
 # without --fail-on-drift).
 on 2 pkill -f "ip addr flush dev tb3" || true
 on 1 ip link set tb2 down
 run_distconfig --watch 1 --count 1 --history "$WORK/h2.jsonl"
 [ "$RC" = 0 ] || fail "--watch --count 1 exited $RC"
-grep -q " round 1 h1:tb2 -> h2 (10.213.0.2): down: interface down$" "$WORK/out" ||
-  { cat "$WORK/out"; fail "the cut cable's h1 end is not reported down"; }
-grep -q " round 1 h2:tb1 -> h1 (10.213.0.1): down: interface down$" "$WORK/out" ||
-  { cat "$WORK/out"; fail "the cut cable's h2 end is not reported down"; }
+expect_round "$WORK/out" "1 h1:tb2 -> h2 (10.213.0.2): down: interface down" \
+  "the cut cable's h1 end is not reported down"
+expect_round "$WORK/out" "1 h2:tb1 -> h1 (10.213.0.1): down: interface down" \
+  "the cut cable's h2 end is not reported down"
 # A location switch (issue #20): h1 answers from a real capture, then as
 # exo's daemon leaves a Mac, in its own "exo" location (exo#2279).
 on 1 ip link set tb2 up
@@ -119,8 +121,8 @@ wait "$wpid"
 rc=$?
 set -e
 [ "$rc" = 1 ] || { cat "$WORK/watch3.out" "$WORK/watch3.err"; fail "--fail-on-drift after a location switch exited $rc"; }
-grep -q " round [234] h1: network location changed from Automatic to exo$" "$WORK/watch3.out" ||
-  { cat "$WORK/watch3.out"; fail "the location switch is not reported"; }
+expect_round "$WORK/watch3.out" "[234] h1: network location changed from Automatic to exo" \
+  "the location switch is not reported"
 [ "$(grep -c . "$WORK/watch3.out")" = 1 ] || { cat "$WORK/watch3.out"; fail "more than the location switch printed"; }
 grep -q '"changes":\["network location changed from Automatic to exo"\],.*"host":"h1",' "$WORK/h3.jsonl" ||
   fail "the history lacks the location switch on h1's hops"

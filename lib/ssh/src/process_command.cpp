@@ -114,7 +114,6 @@ std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv)
   int err = 0;
   pid_t pid = spawn_in_new_group(argv, {p.in_r.get(), p.out_w.get(), p.err_w.get()}, err);
   if (pid < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
-  ::setpgid(pid, pid);  // harmless if the child already did it
   {
     std::lock_guard lock(mu_);
     pid_ = pid;

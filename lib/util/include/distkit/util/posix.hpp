@@ -11,7 +11,6 @@
 
 #include <cerrno>
 #include <string>
-
 #include <utility>
 #include <vector>
 
