@@ -57,6 +57,14 @@ rc=0
 expect_eq "$rc" 2 "exit status with a debug log that cannot be written"
 expect_line "$WORK/err" "distlaunch: error: --debug-log: cannot write $WORK/no/such/dir/log: No such file or directory; give a file in a directory you can write"
 
+# --backend mpi refuses what only distlaunch's own supervision reads
+# (mpirun need not be installed: the refusal comes first).
+rc=0
+"$DL" --hostfile "$WORK/hostfile.json" --backend mpi --record "$WORK/rec" -- true 2>"$WORK/err" || rc=$?
+expect_eq "$rc" 2 "exit status of --backend mpi with --record"
+expect_line "$WORK/err" "distlaunch: error: --record: not used with --backend mpi (mpirun starts, watches and stops the ranks); drop it, or use another backend"
+[ ! -e "$WORK/rec" ] || fail "--record wrote $WORK/rec under --backend mpi"
+
 # A port rank 1 needs is taken here: preflight says so, nothing starts.
 . "$(dirname "$0")/ports_lib.sh"
 port=$(free_port_block 2)
