@@ -30,18 +30,9 @@ SystemSshExecutor::SystemSshExecutor(std::string host, std::optional<std::string
 
 std::vector<std::string> SystemSshExecutor::argv(const std::string& command) const {
   std::vector<std::string> a{"ssh"};
-  if (config_) {
-    a.push_back("-F");
-    a.push_back(*config_);
-  }
-  for (const auto& o : options_) {
-    a.push_back("-o");
-    a.push_back(o);
-  }
-  a.push_back("-T");
-  a.push_back("--");
-  a.push_back(host_);
-  a.push_back("exec /bin/sh -c " + shell_quote(command));
+  if (config_) a.insert(a.end(), {"-F", *config_});
+  for (const auto& o : options_) a.insert(a.end(), {"-o", o});
+  a.insert(a.end(), {"-T", "--", host_, "exec /bin/sh -c " + shell_quote(command)});
   return a;
 }
 

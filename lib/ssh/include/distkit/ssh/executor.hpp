@@ -23,7 +23,9 @@ struct ExitInfo {
   bool ok() const { return error.empty() && signal == 0 && exit_status == 0; }
   // The status a shell would report: exit_status, 128 + signal, or 255 for a
   // transport failure (as ssh(1) does).
-  int shell_status() const;
+  int shell_status() const {
+    return !error.empty() ? 255 : signal > 0 ? 128 + signal : exit_status;
+  }
 };
 
 struct CommandResult {
