@@ -93,20 +93,10 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
       text += "(no time left for pid " + std::to_string(m.pid) + ")\n";
       break;
     }
-    const std::string head = "pid " + std::to_string(m.pid) + " (" + m.name + ")";
-    if (is_python(m.name) && have_pyspy) {
-      std::string note;
-      std::string out =
-          run_tool({"py-spy", "dump", "--pid", std::to_string(m.pid)}, "", m.pid, deadline, note);
-      text += head;
-      text += ", py-spy:\n";
-      text += out;
-      text += "\n";
-      text += note;
-      continue;
-    }
+    const bool pyspy = have_pyspy && is_python(m.name);
     std::string file;
-    auto tool = native_tool(m.pid, file);
+    auto tool = pyspy ? std::vector<std::string>{"py-spy", "dump", "--pid", std::to_string(m.pid)}
+                      : native_tool(m.pid, file);
     if (tool.empty()) {
 #ifdef __APPLE__
       return "no stack tool on this host: sample(1), part of macOS, is not on PATH\n";
@@ -116,27 +106,23 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
     }
     std::string note;
     std::string out = run_tool(tool, file, m.pid, deadline, note);
-    text += head;
-    text += ", " + tool[0] + ":\n";
-    text += tool[0] == "gdb" ? gdb_frames(out) : out;
-    text += "\n";
-    text += note;
-    if (is_python(m.name)) {
-      if (final) {
-        text +=
-            "(Python frames: py-spy is not installed here; faulthandler prints them on the "
-            "rank's stderr now, as it is stopped with SIGABRT)\n";
-        kill(m.pid, SIGABRT);
-        // Until it is gone (at most 2 s): the answer to this dump lets
-        // distlaunch stop the job, and a SIGTERM arriving while
-        // faulthandler still writes would cut its frames off.
-        for (double until = now_seconds() + 2; now_seconds() < until && kill(m.pid, 0) == 0;)
-          usleep(10 * 1000);
-      } else {
-        text +=
-            "(Python frames: install py-spy on this host, or they are printed when "
-            "distlaunch stops the job on a stall or --timeout)\n";
-      }
+    text += "pid " + std::to_string(m.pid) + " (" + m.name + "), " + tool[0] + ":\n";
+    text += (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n" + note;
+    if (pyspy || !is_python(m.name)) continue;
+    if (final) {
+      text +=
+          "(Python frames: py-spy is not installed here; faulthandler prints them on the "
+          "rank's stderr now, as it is stopped with SIGABRT)\n";
+      kill(m.pid, SIGABRT);
+      // Until it is gone (at most 2 s): the answer to this dump lets
+      // distlaunch stop the job, and a SIGTERM arriving while
+      // faulthandler still writes would cut its frames off.
+      for (double until = now_seconds() + 2; now_seconds() < until && kill(m.pid, 0) == 0;)
+        usleep(10 * 1000);
+    } else {
+      text +=
+          "(Python frames: install py-spy on this host, or they are printed when "
+          "distlaunch stops the job on a stall or --timeout)\n";
     }
   }
   return text;
