@@ -43,18 +43,8 @@ constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pip
 constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
 
-bool g_pad_lines = false;          // end every write with a newline (run_agent)
-volatile sig_atomic_t g_stop = 0;  // HUP/INT/TERM: stop like on EOF
-int g_agent_wake[2] = {-1, -1};
-rlimit g_nofile;  // the limit the wrappers and ranks get back (raised for us)
-
-void on_agent_signal(int sig) {
-  int saved = errno;
-  if (sig != SIGCHLD) g_stop = 1;
-  char b = 1;
-  (void)!write(g_agent_wake[1], &b, 1);
-  errno = saved;
-}
+bool g_pad_lines = false;  // end every write with a newline (run_agent)
+rlimit g_nofile;           // the limit the wrappers and ranks get back (raised for us)
 
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
@@ -373,7 +363,7 @@ void Agent::finish_wrappers() {
 // loop's (the wake pipe, every wrapper's pipes, every dumper's), so that
 // none holds another's pipe open.
 void Agent::close_loop_fds() {
-  for (int fd : g_agent_wake) close(fd);
+  for (int fd : g_wake) close(fd);
   for (auto& [id, w] : wrappers_)
     for (int fd : {w.in, w.out, w.err, w.told})
       if (fd >= 0) close(fd);
@@ -524,7 +514,7 @@ int Agent::run() {
     reap();
     finish_wrappers();
     flush_stdout();
-    if (g_stop) launcher_gone();
+    if (g_signal) launcher_gone();  // HUP/INT/TERM: stop like on EOF
     double now = now_seconds();
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
@@ -537,7 +527,7 @@ int Agent::run() {
     if (sampling_ && !gone_ && now >= next_sample_) sample();
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
-    fds.push_back({g_agent_wake[0], POLLIN, 0});
+    fds.push_back({g_wake[0], POLLIN, 0});
     fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
     fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
     // Past the limit the pipes wait, unless the launcher is gone (then a
@@ -559,7 +549,7 @@ int Agent::run() {
       return 1;
     }
     if (rc <= 0) continue;
-    if (fds[0].revents) drain_pipe(g_agent_wake[0]);
+    if (fds[0].revents) drain_pipe(g_wake[0]);
     if (fds[1].revents) {
       char buf[65536];
       ssize_t n = read(0, buf, sizeof buf);
@@ -591,7 +581,6 @@ int Agent::run() {
 }  // namespace
 
 int run_agent() {
-  if (pipe(g_agent_wake) != 0) return 126;
   // Slurm's step I/O passes a task's output on by lines: under srun
   // (distlaunch --launcher srun sets this), a frame that does not end in a
   // newline would wait for the next one. Not for the ranks' environment.
@@ -608,8 +597,7 @@ int run_agent() {
   } else {
     g_nofile.rlim_cur = g_nofile.rlim_max = RLIM_INFINITY;  // nothing to restore
   }
-  for (int fd : g_agent_wake) set_cloexec_nonblock(fd);
-  catch_loop_signals(on_agent_signal);
+  if (!catch_loop_signals()) return 126;
   return Agent().run();
 }
 

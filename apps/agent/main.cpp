@@ -55,19 +55,7 @@ struct Args {
   std::vector<std::string> command;
 };
 
-// Written by signal handlers, read by the loop.
-volatile sig_atomic_t g_signalled = 0;
-int g_wake[2] = {-1, -1};  // self-pipe: SIGCHLD and signals end poll()
-int g_status = -1;         // to the agent: "PID DIR\n" once the rank runs
-
-void on_signal(int sig) {
-  int saved = errno;
-  if (!g_signalled)
-    g_signalled = sig == SIGHUP ? 129 : sig == SIGINT ? 130 : sig == SIGTERM ? 143 : 0;
-  char b = 1;
-  (void)!write(g_wake[1], &b, 1);
-  errno = saved;
-}
+int g_status = -1;  // to the agent: "PID DIR\n" once the rank runs
 
 class RankWrapper {
  public:
@@ -147,7 +135,7 @@ void RankWrapper::pump(double seconds) {
 void RankWrapper::wait_for_secret() {
   double start = now_seconds();
   while (true) {
-    if (g_signalled) finish(g_signalled);
+    if (g_signal) finish(128 + g_signal);
     if (auto f = frames_.next()) {
       if (f->kind != 'S') {
         say("protocol error: no secret frame from the launcher");
@@ -210,7 +198,7 @@ void RankWrapper::start_rank() {
   pid_ = pid;
   // A signal that came while it started is passed on, as it would have
   // reached the rank's group a moment later.
-  if (g_signalled) kill(-pid, g_signalled == 129 ? SIGHUP : g_signalled == 130 ? SIGINT : SIGTERM);
+  if (g_signal) kill(-pid, g_signal);
   if (a_.forward_stdin) {
     wfd_ = in_w.release();
     set_cloexec_nonblock(wfd_);
@@ -266,9 +254,9 @@ int RankWrapper::run() {
   while (true) {
     reap();
     if (have_status_) break;
-    if (g_signalled) {
+    if (g_signal) {
       stop_group();
-      finish(g_signalled);
+      finish(128 + g_signal);
     }
     while (auto f = frames_.next()) {
       last_frame = now_seconds();
@@ -377,9 +365,7 @@ int run_rank(int argc, char** argv, long heartbeat_limit, int status_fd) {
     std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 1 ? argv[0] : "?", why.c_str());
     return 126;
   }
-  if (pipe(g_wake) != 0) return 126;
-  for (int fd : g_wake) set_cloexec_nonblock(fd);
-  catch_loop_signals(on_signal);
+  if (!catch_loop_signals()) return 126;
   return RankWrapper(std::move(a)).run();
 }
 

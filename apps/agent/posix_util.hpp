@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -33,15 +34,34 @@ inline std::string read_file(const std::string& path, std::size_t max) {
   return out;
 }
 
-// HUP, INT, TERM and CHLD to `handler` (each loop wakes on them through its
-// self-pipe), SIGPIPE ignored (a closed pipe is an error return, not death).
-inline void catch_loop_signals(void (*handler)(int)) {
+// Written by the signal handler, read by the loop (the agent's, or a
+// wrapper's in its forked child): the first HUP, INT or TERM caught (0:
+// none), and the self-pipe by which every signal, SIGCHLD too, ends poll().
+inline volatile sig_atomic_t g_signal = 0;
+inline int g_wake[2] = {-1, -1};
+
+inline void on_loop_signal(int sig) {
+  int saved = errno;
+  if (!g_signal && sig != SIGCHLD) g_signal = sig;
+  char b = 1;
+  (void)!write(g_wake[1], &b, 1);
+  errno = saved;
+}
+
+// Makes the wake pipe, then sends HUP, INT, TERM and CHLD to
+// on_loop_signal, SIGPIPE ignored (a closed pipe is an error return, not
+// death). A wrapper starts with no signal of the agent's. False: no pipe.
+inline bool catch_loop_signals() {
+  g_signal = 0;
+  if (pipe(g_wake) != 0) return false;
+  for (int fd : g_wake) set_cloexec_nonblock(fd);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = handler;
+  sa.sa_handler = on_loop_signal;
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  return true;
 }
 
 // fork() for a child of the agent's loop: the loop's signals stay blocked
