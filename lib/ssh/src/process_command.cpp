@@ -29,10 +29,6 @@ constexpr auto kExitGrace = std::chrono::milliseconds(200);
 
 std::mutex g_spawn_mutex;  // narrows the pipe()→FD_CLOEXEC window for our own spawns
 
-struct ChildPipes {
-  Fd in_r, in_w, out_r, out_w, err_r, err_w;
-};
-
 ExitInfo decode_status(int status) {
   ExitInfo e;
   if (WIFEXITED(status))
@@ -52,8 +48,10 @@ class ProcessCommand : public RunningCommand {
 
   void launch(const std::vector<std::string>& argv) {
     std::string spawn_error = open_and_spawn(argv);
-    thread_ =
-        std::thread([this, spawn_error] { spawn_error.empty() ? loop() : fail(spawn_error); });
+    thread_ = std::thread([this, spawn_error] {
+      if (spawn_error.empty()) return loop();
+      if (handlers_.on_exit) handlers_.on_exit(ExitInfo{-1, 0, spawn_error});
+    });
   }
 
   void write_stdin(std::string_view data) override {
@@ -79,7 +77,6 @@ class ProcessCommand : public RunningCommand {
 
  private:
   std::string open_and_spawn(const std::vector<std::string>& argv);
-  void fail(const std::string& message);
   void loop();
   void pump_stdin();
   bool drain(Fd& fd, const std::function<void(std::string_view)>& sink);
@@ -101,33 +98,27 @@ class ProcessCommand : public RunningCommand {
 };
 
 std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv) {
-  ChildPipes p;
+  Fd in_r, in_w, out_r, out_w, err_r, err_w;
   std::lock_guard spawn_lock(g_spawn_mutex);
-  if (!make_pipe(wake_r_, wake_w_) || !make_pipe(p.in_r, p.in_w) || !make_pipe(p.out_r, p.out_w) ||
-      !make_pipe(p.err_r, p.err_w))
+  if (!make_pipe(wake_r_, wake_w_) || !make_pipe(in_r, in_w) || !make_pipe(out_r, out_w) ||
+      !make_pipe(err_r, err_w))
     return std::string("cannot create pipes: ") + std::strerror(errno);
-  for (int fd : {wake_r_.get(), wake_w_.get(), p.in_w.get(), p.out_r.get(), p.err_r.get()})
+  for (int fd : {wake_r_.get(), wake_w_.get(), in_w.get(), out_r.get(), err_r.get()})
     set_nonblock(fd);
 #ifdef F_SETNOSIGPIPE
-  ::fcntl(p.in_w.get(), F_SETNOSIGPIPE, 1);
+  ::fcntl(in_w.get(), F_SETNOSIGPIPE, 1);
 #endif
   int err = 0;
-  pid_t pid = spawn_in_new_group(argv, {p.in_r.get(), p.out_w.get(), p.err_w.get()}, err);
+  pid_t pid = spawn_in_new_group(argv, {in_r.get(), out_w.get(), err_w.get()}, err);
   if (pid < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
   {
     std::lock_guard lock(mu_);
     pid_ = pid;
   }
-  in_w_ = std::move(p.in_w);
-  out_r_ = std::move(p.out_r);
-  err_r_ = std::move(p.err_r);
+  in_w_ = std::move(in_w);
+  out_r_ = std::move(out_r);
+  err_r_ = std::move(err_r);
   return {};
-}
-
-void ProcessCommand::fail(const std::string& message) {
-  ExitInfo e;
-  e.error = message;
-  if (handlers_.on_exit) handlers_.on_exit(e);
 }
 
 // Reads what is available; returns false (and closes) at EOF or error.
