@@ -22,10 +22,7 @@ namespace distkit::ssh {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
+using detail::lower;
 
 // Splits a line into words; double quotes group, `Key=value` splits at '='.
 std::vector<std::string> tokenize(std::string_view line) {
@@ -75,18 +72,12 @@ std::string expand_tokens(const std::string& s, const std::string& home, const s
       out += home;
     } else if (s[i] == '%' && i + 1 < s.size()) {
       char c = s[++i];
-      if (c == 'h')
-        out += host;
-      else if (c == 'd')
-        out += home;
-      else if (c == 'r')
-        out += user;
-      else if (c == 'u')
-        out += local_user;
-      else if (c == '%')
-        out += '%';
-      else
-        out += std::string("%") + c;
+      const std::string* token = c == 'h'   ? &host
+                                 : c == 'd' ? &home
+                                 : c == 'r' ? &user
+                                 : c == 'u' ? &local_user
+                                            : nullptr;
+      out += token ? *token : c == '%' ? "%" : std::string("%") + c;
     } else {
       out += s[i];
     }

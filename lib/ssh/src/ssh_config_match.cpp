@@ -61,11 +61,6 @@ bool in(const std::string_view (&set)[N], std::string_view s) {
   return std::find(std::begin(set), std::end(set), s) != std::end(set);
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 }  // namespace
 
 std::vector<SshConfig::Criterion> parse_match(const std::vector<std::string>& words,
@@ -90,9 +85,8 @@ std::vector<SshConfig::Criterion> parse_match(const std::vector<std::string>& wo
     out.push_back(std::move(c));
   }
   bool has_all = std::any_of(out.begin(), out.end(), [](const auto& c) { return c.name == "all"; });
-  bool others = std::any_of(out.begin(), out.end(), [](const auto& c) {
-    return c.name != "all" && c.name != "canonical" && c.name != "final";
-  });
+  bool others =
+      std::any_of(out.begin(), out.end(), [](const auto& c) { return !in(kBare, c.name); });
   if (has_all && others)
     throw UsageError(where, "'Match all' cannot be combined with other criteria",
                      "fix or remove that line");
@@ -108,15 +102,11 @@ MatchResult evaluate_match(const std::vector<SshConfig::Criterion>& criteria,
       undecided = true;
       continue;
     }
-    bool holds = true;  // "all"
-    if (c.name == "host")
-      holds = host_matches({c.arg}, state.host_name);
-    else if (c.name == "originalhost")
-      holds = host_matches({c.arg}, state.original_host);
-    else if (c.name == "user")
-      holds = host_matches({c.arg}, state.user);
-    else if (c.name == "localuser")
-      holds = host_matches({c.arg}, state.local_user);
+    std::string_view subject = c.name == "host"           ? state.host_name
+                               : c.name == "originalhost" ? state.original_host
+                               : c.name == "user"         ? state.user
+                                                          : state.local_user;  // "localuser"
+    bool holds = c.name == "all" || host_matches({c.arg}, subject);
     if (holds == c.negated) return MatchResult::no;
   }
   return undecided ? MatchResult::undecided : MatchResult::yes;
