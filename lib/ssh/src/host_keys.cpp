@@ -1,6 +1,7 @@
 // known_hosts checks (see host_keys.hpp).
 #include "host_keys.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -30,16 +31,16 @@ constexpr KeyType kTypes[] = {
      "rsa-sha2-512,rsa-sha2-256,ssh-rsa"},
 };
 
-const KeyType* type_of_hostkey(int hostkey_type) {
-  for (const auto& t : kTypes)
-    if (t.hostkey_type == hostkey_type) return &t;
-  return nullptr;
-}
-
 std::mutex g_append_mutex;  // one writer per known_hosts file in this process
 
-std::string lookup_name(const std::string& host, int port) {
-  return port == 22 ? host : "[" + host + "]:" + std::to_string(port);
+// OpenSSH-style fingerprint of the session's host key: "SHA256:<base64>"
+// without padding.
+std::string host_key_fingerprint(LIBSSH2_SESSION* s) {
+  const char* hash = libssh2_hostkey_hash(s, LIBSSH2_HOSTKEY_HASH_SHA256);
+  if (!hash) return "SHA256:?";
+  std::string b64 = base64_encode(reinterpret_cast<const unsigned char*>(hash), 32);
+  while (!b64.empty() && b64.back() == '=') b64.pop_back();
+  return "SHA256:" + b64;
 }
 
 }  // namespace
@@ -57,14 +58,6 @@ std::string base64_encode(const unsigned char* data, size_t len) {
     out += i + 2 < len ? abc[v & 63] : '=';
   }
   return out;
-}
-
-std::string host_key_fingerprint(LIBSSH2_SESSION* s) {
-  const char* hash = libssh2_hostkey_hash(s, LIBSSH2_HOSTKEY_HASH_SHA256);
-  if (!hash) return "SHA256:?";
-  std::string b64 = base64_encode(reinterpret_cast<const unsigned char*>(hash), 32);
-  while (!b64.empty() && b64.back() == '=') b64.pop_back();
-  return "SHA256:" + b64;
 }
 
 KnownHosts::KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files)
@@ -113,12 +106,15 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
   size_t len = 0;
   int type = 0;
   const char* key = libssh2_session_hostkey(s, &len, &type);
-  const KeyType* kt = type_of_hostkey(type);
-  if (!key || !kt)
+  const KeyType* kt = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                   [type](const KeyType& t) { return t.hostkey_type == type; });
+  if (!key || kt == std::end(kTypes))
     throw ConnectFailure("host-key", alias +
                                          ": the server offered no usable host key; "
                                          "check its sshd HostKey settings");
   std::string fp = host_key_fingerprint(s);
+  // host:port as known_hosts names it
+  const std::string stored = port == 22 ? host : "[" + host + "]:" + std::to_string(port);
   int mask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | kt->knownhost_mask;
   std::string where = policy.files.empty() ? "known_hosts" : policy.files.front();
   std::vector<std::string> names{host};
@@ -128,19 +124,18 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
     if (rc == LIBSSH2_KNOWNHOST_CHECK_MATCH) return;
     if (rc == LIBSSH2_KNOWNHOST_CHECK_MISMATCH)
       throw ConnectFailure(
-          "host-key", alias + ": host key changed: " + lookup_name(host, port) + " now offers " +
-                          kt->name + " " + fp + ", which does not match " + where +
+          "host-key", alias + ": host key changed: " + stored + " now offers " + kt->name + " " +
+                          fp + ", which does not match " + where +
                           "; if the host was reinstalled, remove the old entry (ssh-keygen -R " +
-                          lookup_name(host, port) + " -f " + where + ") and reconnect");
+                          stored + " -f " + where + ") and reconnect");
   }
   if (policy.strict == "no") return;
   if (policy.strict != "accept-new")
     throw ConnectFailure("host-key", alias + ": unknown host key " + kt->name + " " + fp + " for " +
-                                         lookup_name(host, port) + " (not in " + where +
+                                         stored + " (not in " + where +
                                          "); verify it, then add it with ssh-keyscan or opt in "
                                          "to accepting new host keys");
   libssh2_knownhost* entry = nullptr;
-  std::string stored = lookup_name(host, port);
   if (libssh2_knownhost_addc(kh_, stored.c_str(), nullptr, key, len, nullptr, 0, mask, &entry) != 0)
     return;
   char line[8192];

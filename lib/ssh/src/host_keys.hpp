@@ -44,10 +44,6 @@ class KnownHosts {
   LIBSSH2_KNOWNHOSTS* kh_ = nullptr;
 };
 
-// OpenSSH-style fingerprint of the session's host key: "SHA256:<base64>"
-// without padding.
-std::string host_key_fingerprint(LIBSSH2_SESSION* s);
-
 // Standard base64 (with padding).
 std::string base64_encode(const unsigned char* data, size_t len);
 
