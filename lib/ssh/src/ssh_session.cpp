@@ -40,19 +40,15 @@ namespace {
 
 std::once_flag g_libssh2_init;
 
-bool session_fatal(int rc) {
-  return rc == LIBSSH2_ERROR_SOCKET_SEND || rc == LIBSSH2_ERROR_SOCKET_RECV ||
-         rc == LIBSSH2_ERROR_SOCKET_DISCONNECT || rc == LIBSSH2_ERROR_SOCKET_TIMEOUT ||
-         rc == LIBSSH2_ERROR_DECRYPT || rc == LIBSSH2_ERROR_TIMEOUT ||
-         rc == LIBSSH2_ERROR_KEX_FAILURE || rc == LIBSSH2_ERROR_PROTO;
-}
-
-// Why a session became unusable, in words a user can act on.
-std::string fatal_message(LIBSSH2_SESSION* s, int rc) {
+// When `rc` left the session unusable: throws why, in words a user can act on.
+void throw_if_fatal(LIBSSH2_SESSION* s, int rc) {
   if (rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_DISCONNECT)
-    return "the server closed the connection";
-  if (rc == LIBSSH2_ERROR_SOCKET_SEND) return "cannot send to the server (connection reset)";
-  return last_error(s);
+    throw ConnectFailure("protocol", "the server closed the connection");
+  if (rc == LIBSSH2_ERROR_SOCKET_SEND)
+    throw ConnectFailure("protocol", "cannot send to the server (connection reset)");
+  if (rc == LIBSSH2_ERROR_SOCKET_TIMEOUT || rc == LIBSSH2_ERROR_DECRYPT ||
+      rc == LIBSSH2_ERROR_TIMEOUT || rc == LIBSSH2_ERROR_KEX_FAILURE || rc == LIBSSH2_ERROR_PROTO)
+    throw ConnectFailure("protocol", last_error(s));
 }
 
 // libssh2_session_method_pref() with only the names this libssh2 supports:
@@ -117,9 +113,7 @@ class SessionCore {
   void loop();
 
   void submit(const std::shared_ptr<Chan>& c) {
-    std::lock_guard lock(mu_);
-    queue_.push_back(c);
-    wake();
+    post([&] { queue_.push_back(c); });
   }
   void post(const std::function<void()>& f) {
     std::lock_guard lock(mu_);
@@ -290,7 +284,7 @@ bool SessionCore::step(Chan& c) {
         int err = libssh2_session_last_errno(s_);
         if (later(err)) return false;
         opening_ = nullptr;
-        if (session_fatal(err)) throw ConnectFailure("protocol", fatal_message(s_, err));
+        throw_if_fatal(s_, err);
         c.result.error = "cannot open an SSH channel on " + alias + ": " + last_error(s_);
         c.stage = Stage::free;
         return true;
@@ -306,7 +300,7 @@ bool SessionCore::step(Chan& c) {
       if (later(rc)) return false;
       opening_ = nullptr;
       if (rc < 0) {
-        if (session_fatal(rc)) throw ConnectFailure("protocol", fatal_message(s_, rc));
+        throw_if_fatal(s_, rc);
         c.result.error = "cannot start the command on " + alias + ": " + last_error(s_);
         c.stage = Stage::close;
         return true;
@@ -391,8 +385,7 @@ bool SessionCore::step_run(Chan& c) {
     for (int reads = 0; reads < 16; ++reads) {
       ssize_t n = libssh2_channel_read_ex(c.ch, stream, buf, sizeof buf);
       if (n <= 0) {
-        if (n < 0 && !later(n) && session_fatal(static_cast<int>(n)))
-          throw ConnectFailure("protocol", fatal_message(s_, static_cast<int>(n)));
+        if (n < 0 && !later(n)) throw_if_fatal(s_, static_cast<int>(n));
         break;
       }
       progressed = true;
@@ -476,8 +469,7 @@ void SessionCore::loop() {
         if (!(sender_ && half_sent())) {
           int next = 0;
           int rc = libssh2_keepalive_send(s_, &next);
-          if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN && session_fatal(rc))
-            throw ConnectFailure("protocol", fatal_message(s_, rc));
+          if (rc != 0 && rc != LIBSSH2_ERROR_EAGAIN) throw_if_fatal(s_, rc);
         }
         auto silent = Clock::now() - std::max(last_rx_, busy_since_);
         if (silent > keepalive_ * keepalive_max_)
@@ -496,9 +488,7 @@ void SessionCore::loop() {
     if (admit_queued()) progressed = true;
     pollfd fds[2];
     fds[0] = {wake_r_.get(), POLLIN, 0};
-    short ev = POLLIN;
-    if (libssh2_session_block_directions(s_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) ev |= POLLOUT;
-    fds[1] = {sock_, ev, 0};
+    fds[1] = {sock_, static_cast<short>(POLLIN | (half_sent() ? POLLOUT : 0)), 0};
     // Idle, the socket is not watched: unread bytes (a late keepalive reply,
     // the server going away) would keep it readable and spin this loop; the
     // next command reads them.
