@@ -281,10 +281,7 @@ void Agent::start(long id, const std::string& request) {
     argv.push_back(nullptr);
     _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, ptold[1]));
   }
-  close(pin[0]);
-  close(pout[1]);
-  close(perr[1]);
-  close(ptold[1]);
+  for (int fd : {pin[0], pout[1], perr[1], ptold[1]}) close(fd);
   if (pid < 0) {
     int saved = errno;
     for (int fd : {pin[1], pout[0], perr[0], ptold[0]}) close(fd);
