@@ -411,12 +411,7 @@ void Agent::start_dump(long id, bool final) {
     for (int fd : {null, p[0]}) close(fd);
     close_loop_fds();
     const double deadline = now_seconds() + static_cast<double>(distkit::kStackDumpLimit);
-    std::string text = dump_stacks(group, final, deadline);
-    for (std::size_t off = 0; off < text.size();) {
-      ssize_t n = write(p[1], text.data() + off, text.size() - off);
-      if (n <= 0 && errno != EINTR) break;
-      if (n > 0) off += static_cast<std::size_t>(n);
-    }
+    write_all(p[1], dump_stacks(group, final, deadline));
     _exit(0);
   }
   close(p[1]);

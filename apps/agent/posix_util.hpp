@@ -19,6 +19,7 @@ namespace distkit_agent {
 using distkit::posix::drain_pipe;
 using distkit::posix::now_seconds;
 using distkit::posix::set_cloexec_nonblock;
+using distkit::posix::write_all;
 
 // The first `max` bytes of the file at `path`, not through a symlink ("":
 // it cannot be read).

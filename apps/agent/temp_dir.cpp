@@ -62,17 +62,8 @@ void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
 bool write_file(const std::string& path, const std::string& content, int mode) {
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
   if (fd < 0) return false;
-  std::size_t off = 0;
-  while (off < content.size()) {
-    ssize_t n = write(fd, content.data() + off, content.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      close(fd);
-      return false;
-    }
-    off += static_cast<std::size_t>(n);
-  }
-  return close(fd) == 0;
+  const bool written = write_all(fd, content);
+  return close(fd) == 0 && written;
 }
 
 std::string make_temp_dir(const std::string& tmp, const std::string& owner) {

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/posix.hpp"
 
 namespace distkit {
 
@@ -35,15 +36,7 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     give_up("cannot write", err);
   };
   if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) cleanup(errno);
-  size_t off = 0;
-  while (off < content.size()) {
-    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      cleanup(errno);
-    }
-    off += static_cast<size_t>(n);
-  }
+  if (!posix::write_all(fd, content)) cleanup(errno);
   if (::fsync(fd) != 0) cleanup(errno);
   if (::close(fd) != 0) give_up("cannot write", errno);
   if (::rename(tmpl.c_str(), path.c_str()) != 0) give_up("cannot rename into place", errno);

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,18 @@ inline void drain_pipe(int fd) {
   char buf[256];
   while (::read(fd, buf, sizeof buf) > 0) {
   }
+}
+
+// Writes all of `data` to a blocking `fd`, again after EINTR. False (errno
+// set) when a write fails or writes nothing.
+inline bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
 }
 
 // Monotonic seconds, for timeouts.
