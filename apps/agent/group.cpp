@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -40,13 +39,12 @@ bool parse_stat(const std::string& text, ProcStat& s) {
       close_paren < open_paren)
     return false;
   s.comm = text.substr(open_paren + 1, close_paren - open_paren - 1);
-  long ppid = 0;
   unsigned long long utime = 0, stime = 0;
   // state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
   // NOLINTNEXTLINE(cert-err34-c): the count of fields converted is checked
   if (std::sscanf(text.c_str() + close_paren + 1,
-                  " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &s.state, &ppid, &s.pgrp,
-                  &utime, &stime) != 5)
+                  " %c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &s.state, &s.pgrp,
+                  &utime, &stime) != 4)
     return false;
   s.cpu_ticks = utime + stime;
   return true;
@@ -134,7 +132,6 @@ bool group_gone(pid_t pgid) {
 
 std::map<pid_t, GroupCounters> sample_groups(const std::vector<pid_t>& pgids) {
   std::map<pid_t, GroupCounters> out;
-  if (pgids.empty()) return out;
 #ifdef __APPLE__
   // rusage times are Mach absolute time units (ticks on Apple silicon).
   mach_timebase_info_data_t tb{};

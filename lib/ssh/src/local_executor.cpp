@@ -5,8 +5,6 @@
 
 namespace distkit::ssh {
 
-LocalExecutor::LocalExecutor(std::string host) : host_(std::move(host)) {}
-
 CommandResult LocalExecutor::run(const std::string& command, const RunOptions& options) {
   return detail::run_process({"/bin/sh", "-c", command}, options);
 }

@@ -16,7 +16,7 @@
 
 namespace distkit::ssh::detail {
 
-using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
+using namespace distkit::posix;  // set_cloexec_nonblock
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -28,8 +28,7 @@ std::string numeric_host(const sockaddr* sa, socklen_t len) {
 }
 
 void tune_socket(int fd) {
-  set_cloexec(fd);
-  set_nonblock(fd);
+  set_cloexec_nonblock(fd);
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 #ifdef SO_NOSIGPIPE

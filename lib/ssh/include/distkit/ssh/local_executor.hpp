@@ -17,7 +17,7 @@ namespace distkit::ssh {
 class LocalExecutor : public Executor {
  public:
   // `host` is the name the user gave (for messages), e.g. "localhost".
-  explicit LocalExecutor(std::string host = "localhost");
+  explicit LocalExecutor(std::string host = "localhost") : host_(std::move(host)) {}
 
   const std::string& host() const override { return host_; }
   bool is_local() const override { return true; }
