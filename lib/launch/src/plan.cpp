@@ -20,11 +20,9 @@ using hostfile::Host;
 namespace {
 
 bool valid_env_key(std::string_view key) {
-  if (key.empty()) return false;
-  for (char c : key)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-      return false;
-  return true;
+  return !key.empty() &&
+         key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+             std::string_view::npos;
 }
 
 // "K=V" -> (K, V); throws UsageError naming where the entry came from.
@@ -47,7 +45,8 @@ std::string address_of(const Host& h, const AddressResolver& resolve, std::strin
                    "make the name resolvable");
 }
 
-// `items` as Python's json.dumps writes a list, "[a, b]", each by `item`.
+// `items` as Python's json.dumps writes a list, "[a, b]", each by `item`: the
+// ring address list and the rdma matrix byte for byte (the files MLX reads).
 template <typename T, typename F>
 std::string json_list(const std::vector<T>& items, F item) {
   std::string out = "[";
@@ -93,7 +92,8 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     case Backend::ring: {
       if (n < 2) return;  // mlx.launch gives a single rank no ring file
       auto addresses = ring_addresses(hosts, o, resolve);
-      auto json = std::make_shared<const std::string>(ring_json(addresses));
+      auto json = std::make_shared<const std::string>(
+          json_list(addresses, [](const auto& node) { return json_list(node, json_string); }));
       for (auto& r : plan.ranks) {
         r.files.push_back({"MLX_HOSTFILE", "ring.json", json});
         for (const auto& a : addresses[static_cast<size_t>(r.rank)])
@@ -105,7 +105,8 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
     case Backend::jaccl_ring: {
       std::string coord = address_of(hosts.front(), resolve, "as the jaccl coordinator") + ":" +
                           std::to_string(o.starting_port);
-      auto matrix = std::make_shared<const std::string>(rdma_matrix_json(hosts));
+      auto matrix = std::make_shared<const std::string>(
+          json_list(hosts, [](const Host& h) { return json_list(h.rdma, rdma_entry_json); }));
       plan.ranks.front().ports.push_back(o.starting_port);
       for (auto& r : plan.ranks) {
         r.env.emplace_back("MLX_JACCL_COORDINATOR", coord);
@@ -131,9 +132,7 @@ void add_backend_env(Plan& plan, const std::vector<Host>& hosts, const LaunchOpt
 }
 
 bool has_key(const EnvList& env, std::string_view key) {
-  for (const auto& [k, v] : env)
-    if (k == key) return true;
-  return false;
+  return std::any_of(env.begin(), env.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
 // What mlx.launch adds after the user's variables (they are in `extra`),
@@ -276,36 +275,21 @@ std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const Launch
                                       const std::string& hostfile_subject) {
   std::vector<std::string> out;
   for (size_t i = 0; i < hf.envs.size(); ++i)
-    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty()) {
-      std::string line = hostfile_subject;
-      line += ": envs[";
-      line += std::to_string(i);
-      line += "]: ";
-      line += advice;
-      out.push_back(std::move(line));
-    }
+    if (auto advice = hostfile::env_advice(hf.envs[i]); !advice.empty())
+      out.push_back(hostfile_subject + ": envs[" + std::to_string(i) + "]: " + advice);
   for (const auto& e : o.env)
     if (auto advice = hostfile::env_advice(e); !advice.empty()) out.push_back("--env: " + advice);
   return out;
 }
 
-std::string ring_json(const std::vector<std::vector<std::string>>& addresses) {
-  return json_list(addresses, [](const auto& node) { return json_list(node, json_string); });
-}
-
-std::string rdma_matrix_json(const std::vector<Host>& hosts) {
-  return json_list(hosts, [](const Host& h) { return json_list(h.rdma, rdma_entry_json); });
-}
-
 EnvList effective_env(const RankSpec& rank, const std::string& dir) {
   EnvList out;
   auto set = [&out](const std::string& k, const std::string& v) {
-    for (auto& [key, value] : out)
-      if (key == k) {
-        value = v;
-        return;
-      }
-    out.emplace_back(k, v);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == k; });
+    if (it == out.end())
+      out.emplace_back(k, v);
+    else
+      it->second = v;
   };
   for (const auto& f : rank.files) set(f.env, dir + "/" + f.name);
   for (const auto& [k, v] : rank.env) set(k, v);

@@ -41,9 +41,6 @@ struct DataFile {
   std::string name;                            // file name inside the temp dir
   std::shared_ptr<const std::string> content;  // written followed by one newline
   const std::string& text() const;             // the content ("" when unset)
-  bool operator==(const DataFile& o) const {
-    return env == o.env && name == o.name && text() == o.text();
-  }
 };
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;
@@ -100,11 +97,6 @@ TerminalSize terminal_size(const char* columns, const char* lines, std::optional
 // (hostfile::env_advice); the job runs with them.
 std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const LaunchOptions& o,
                                       const std::string& hostfile_subject);
-
-// Python's json.dumps of the ring address list ([["ip:port", ...], ...]) and
-// of an rdma matrix, byte for byte (the files MLX reads).
-std::string ring_json(const std::vector<std::vector<std::string>>& addresses);
-std::string rdma_matrix_json(const std::vector<hostfile::Host>& hosts);
 
 // A rank's private temp dir as the dry run and the manifest show it: the
 // host's wrapper chooses the real path when the rank starts.
