@@ -54,6 +54,18 @@ void expand_name(std::string_view name, const std::string& prefix, std::vector<s
     expand_name(name.substr(close + 1), head + v, out, list);
 }
 
+[[noreturn]] void bad_counts(std::string_view counts, const std::string& why) {
+  throw UsageError("SLURM_TASKS_PER_NODE", "cannot read '" + std::string(counts) + "': " + why,
+                   "give the ranks per host with -n/--repeat-hosts");
+}
+
+int count_of(std::string_view word, std::string_view counts) {
+  auto v = parse_digits(word, 6);
+  if (!v) bad_counts(counts, "'" + std::string(word) + "'");
+  if (*v < 1) bad_counts(counts, "a count below 1");
+  return static_cast<int>(*v);
+}
+
 }  // namespace
 
 std::vector<std::string> expand_slurm_nodelist(std::string_view list) {
@@ -75,22 +87,6 @@ std::vector<std::string> expand_slurm_nodelist(std::string_view list) {
   if (out.empty()) bad(list, "no nodes");
   return out;
 }
-
-namespace {
-
-[[noreturn]] void bad_counts(std::string_view counts, const std::string& why) {
-  throw UsageError("SLURM_TASKS_PER_NODE", "cannot read '" + std::string(counts) + "': " + why,
-                   "give the ranks per host with -n/--repeat-hosts");
-}
-
-int count_of(std::string_view word, std::string_view counts) {
-  auto v = parse_digits(word, 6);
-  if (!v) bad_counts(counts, "'" + std::string(word) + "'");
-  if (*v < 1) bad_counts(counts, "a count below 1");
-  return static_cast<int>(*v);
-}
-
-}  // namespace
 
 std::vector<int> expand_slurm_tasks_per_node(std::string_view counts) {
   std::vector<int> out;

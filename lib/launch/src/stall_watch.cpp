@@ -32,11 +32,7 @@ std::string bytes(long long n) {
 
 StallWatch::StallWatch(std::vector<RankName> ranks, std::chrono::milliseconds limit)
     : limit_(limit) {
-  for (auto& r : ranks) {
-    Rank x;
-    x.name = std::move(r);
-    ranks_.push_back(std::move(x));
-  }
+  for (auto& r : ranks) ranks_.emplace_back().name = std::move(r);
 }
 
 void StallWatch::start(Time now) {

@@ -91,12 +91,10 @@ inline constexpr std::size_t max_header(Channel channel) {
 namespace detail {
 
 inline bool version_chars(std::string_view s) {
-  if (s.empty() || s.size() > 40) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
-          c == '-' || c == '+' || c == '_' || c == '~'))
-      return false;
-  return true;
+  return !s.empty() && s.size() <= 40 &&
+         s.find_first_not_of(
+             "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-+_~") ==
+             std::string_view::npos;
 }
 
 // One field from `rest` (up to the next space, or all of it for the
@@ -268,12 +266,7 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 
 inline std::string encode_pairs(const Pairs& pairs) {
   std::string out;
-  for (const auto& [k, v] : pairs) {
-    out += k;
-    out += '=';
-    out += v;
-    out += '\0';
-  }
+  for (const auto& [k, v] : pairs) out += k + '=' + v + '\0';
   return out;
 }
 
@@ -286,8 +279,8 @@ inline std::optional<Pairs> decode_pairs(std::string_view payload) {
     if (end == std::string_view::npos || eq == std::string_view::npos || eq > end || eq == 0)
       return std::nullopt;
     std::string key(payload.substr(0, eq));
-    for (char c : key)
-      if (!((c >= 'a' && c <= 'z') || c == '_')) return std::nullopt;
+    if (key.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") != std::string::npos)
+      return std::nullopt;
     for (const auto& kv : out)
       if (kv.first == key) return std::nullopt;
     out.emplace_back(std::move(key), std::string(payload.substr(eq + 1, end - eq - 1)));
