@@ -155,7 +155,7 @@ void Job::start_rank(size_t i) {
   WrapperSettings ws = o_.wrapper;
   ws.stdin_forwarded = s.wants_stdin;
   try {
-    auto request = rank_start_request(plan_, spec, ws);
+    auto request = agent_frames::encode_request(rank_request(plan_, spec, ws));
     RankReports reports;
     reports.on_progress = [this, i](const agent_frames::Pairs& p) {
       ProgressSample sample{pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),

@@ -23,9 +23,4 @@ agent_frames::StartRequest rank_request(const Plan& plan, const RankSpec& rank,
   return r;
 }
 
-std::string rank_start_request(const Plan& plan, const RankSpec& rank,
-                               const WrapperSettings& settings) {
-  return agent_frames::encode_request(rank_request(plan, rank, settings));
-}
-
 }  // namespace distkit::launch

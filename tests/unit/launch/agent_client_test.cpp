@@ -251,8 +251,9 @@ TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agen
   h.on_stderr = [err](std::string_view c) { err->append(c); };
   h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
-  auto cmd =
-      agent->start_rank(rank_start_request(plan, plan.ranks[0], WrapperSettings{}), std::move(h));
+  auto cmd = agent->start_rank(
+      agent_frames::encode_request(rank_request(plan, plan.ranks[0], WrapperSettings{})),
+      std::move(h));
   cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   auto f = exited->get_future();
   REQUIRE(f.wait_for(std::chrono::seconds(6)) == std::future_status::ready);

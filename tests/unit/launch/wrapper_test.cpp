@@ -60,7 +60,8 @@ Started start_wrapper(const std::string& variant, const Plan& plan, WrapperSetti
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
   auto agent = test::local_agent(ws.heartbeat_limit, (r.empty() ? "" : test::stand_in_opening()) +
                                                          test::real_agent_command() + r);
-  s.cmd = agent->start_rank(rank_start_request(plan, plan.ranks[rank], ws), std::move(h));
+  s.cmd = agent->start_rank(agent_frames::encode_request(rank_request(plan, plan.ranks[rank], ws)),
+                            std::move(h));
   return s;
 }
 

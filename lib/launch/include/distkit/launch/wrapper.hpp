@@ -38,14 +38,10 @@ struct WrapperSettings {
 // One rank's start request, as its parts: the environment (KEY=VALUE, the
 // plan's variables; the data files' variables are set by the wrapper) and
 // the wrapper's arguments (main.cpp: RANK ... NFILES [VAR NAME CONTENT]...
-// COMMAND [ARG]...).
+// COMMAND [ARG]...). Encoded (encode_request), it is what the host's
+// AgentClient::start_rank takes.
 agent_frames::StartRequest rank_request(const Plan& plan, const RankSpec& rank,
                                         const WrapperSettings& settings);
-
-// The same, encoded for the agent (encode_request), for the host's
-// AgentClient::start_rank.
-std::string rank_start_request(const Plan& plan, const RankSpec& rank,
-                               const WrapperSettings& settings);
 
 // The launcher's frames to a rank's wrapper (agent_frames.hpp,
 // Channel::to_wrapper), sent inside the agent's I frames.
