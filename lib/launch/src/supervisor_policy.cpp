@@ -81,19 +81,20 @@ void SupervisorPolicy::fail(int code, std::string reason) {
   reason_ = std::move(reason);
 }
 
+// `a` for every rank still running, each with its rank.
+void SupervisorPolicy::for_live(PolicyAction a, Actions& out) {
+  for (size_t i = 0; i < ranks_.size(); ++i)
+    if (!ranks_[i].exited) {
+      a.rank = i;
+      out.push_back(a);
+    }
+}
+
 void SupervisorPolicy::send_live(const std::string& frame, bool stop, const std::string& what,
                                  Actions& out) {
-  for (size_t i = 0; i < ranks_.size(); ++i) {
-    if (ranks_[i].exited) continue;
-    if (stop) ranks_[i].stopped = true;
-    PolicyAction a;
-    a.kind = PolicyAction::Kind::send;
-    a.rank = i;
-    a.frame = frame;
-    a.stop = stop;
-    a.text = what;
-    out.push_back(std::move(a));
-  }
+  for (auto& r : ranks_)
+    if (stop && !r.exited) r.stopped = true;
+  for_live({.kind = PolicyAction::Kind::send, .frame = frame, .stop = stop, .text = what}, out);
 }
 
 // TERM to every running rank; its wrapper KILLs the rank after the grace.
@@ -211,13 +212,7 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
   }
   if (stopping_ && !final_stacks_ && now >= hard_deadline_) {
     // The wrappers did not finish stopping their ranks in time.
-    for (size_t i = 0; i < ranks_.size(); ++i) {
-      if (ranks_[i].exited) continue;
-      PolicyAction a;
-      a.kind = PolicyAction::Kind::abort;
-      a.rank = i;
-      out.push_back(std::move(a));
-    }
+    for_live({.kind = PolicyAction::Kind::abort}, out);
     hard_deadline_ = now + kAbortRetry;
   }
   return out;
@@ -236,16 +231,9 @@ SupervisorPolicy::Time SupervisorPolicy::next_deadline() const {
 }
 
 void SupervisorPolicy::ask_stacks(const std::string& why, bool final, Actions& out) {
-  for (size_t i = 0; i < ranks_.size(); ++i) {
-    if (ranks_[i].exited) continue;
-    PolicyAction a;
-    a.kind = PolicyAction::Kind::stacks;
-    a.rank = i;
-    a.stop = final;
-    a.text = why;
-    if (final) ranks_[i].stacks_pending = ranks_[i].stopped = true;
-    out.push_back(std::move(a));
-  }
+  for (auto& r : ranks_)
+    if (final && !r.exited) r.stacks_pending = r.stopped = true;
+  for_live({.kind = PolicyAction::Kind::stacks, .stop = final, .text = why}, out);
 }
 
 // The job stops (its reason already set): every running rank's stacks

@@ -47,11 +47,11 @@ struct PolicyAction {
   };
   Kind kind = Kind::note;
   size_t rank = 0;
-  std::string frame;  // send: frame::heartbeat(), frame::terminate(), ...
-  bool stop = false;  // send: the frame tells the rank to stop (T or K); stacks: L, not W
+  std::string frame{};  // send: frame::heartbeat(), frame::terminate(), ...
+  bool stop = false;    // send: the frame tells the rank to stop (T or K); stacks: L, not W
   // note: the line; stacks: why they are taken ("stall", "SIGQUIT", ...);
   // send: what the frame asks, for the debug log ("" for heartbeats).
-  std::string text;
+  std::string text{};
 };
 
 // How a rank ended, as the job's reason says it: "exited with status 3",
@@ -118,6 +118,7 @@ class SupervisorPolicy {
   };
 
   void exited_one(const RankExit& e, Time now, Actions& out);
+  void for_live(PolicyAction a, Actions& out);
   void send_live(const std::string& frame, bool stop, const std::string& what, Actions& out);
   void stop_all(Time now, Actions& out);
   void fail(int code, std::string reason);
