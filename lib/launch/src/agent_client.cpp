@@ -99,14 +99,7 @@ std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& l
     ended_why_.clear();
   }
   if (ended) ended->wait();
-  auto result = reset_opening(request);
-  phase_ = Phase::locate;  // before the channel exists: no callback yet
-  adopt(inner_->start(locator, agent_handlers()));
-  return result;
-}
-
-// A fresh opening, for a channel not started yet (no callback can run).
-std::future<AgentOpening> AgentClient::reset_opening(const agent_frames::Pairs& request) {
+  // A fresh opening, for a channel not started yet (no callback can run).
   opening_ = {};
   opening_given_ = false;
   opening_done_ = std::promise<AgentOpening>();
@@ -115,7 +108,10 @@ std::future<AgentOpening> AgentClient::reset_opening(const agent_frames::Pairs& 
   parser_ = agent_frames::FrameStream(agent_frames::Channel::from_agent);
   parse_error_.clear();
   err_line_.clear();
-  return opening_done_.get_future();
+  auto result = opening_done_.get_future();
+  phase_ = Phase::locate;  // before the channel exists: no callback yet
+  adopt(inner_->start(locator, agent_handlers()));
+  return result;
 }
 
 // Stores the started channel. Its thread may have run already: the frames
@@ -180,11 +176,6 @@ std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& req
   lock.unlock();
   send(agent_frame('N', id, request));
   return std::make_unique<AgentRankCommand>(shared_from_this(), id);
-}
-
-// The P frame: the opening's request.
-void AgentClient::send_request() {
-  send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));
 }
 
 // A frame to the agent: one write_stdin call a frame, so frames never
@@ -322,7 +313,7 @@ void AgentClient::on_opening_frame(const agent_frames::FrameStream::Frame& f) {
       return;
     }
     phase_ = Phase::facts;
-    send_request();
+    send(agent_frame('P', 0, agent_frames::encode_pairs(request_)));  // the opening's request
     return;
   }
   auto facts = f.kind == 'F' ? agent_frames::decode_pairs(f.data) : std::nullopt;

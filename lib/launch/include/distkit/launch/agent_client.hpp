@@ -133,12 +133,10 @@ class AgentClient : public std::enable_shared_from_this<AgentClient> {
   void on_opening_frame(const agent_frames::FrameStream::Frame& f);
   void on_rank_frame(const agent_frames::FrameStream::Frame& f);
   void give_opening();
-  std::future<AgentOpening> reset_opening(const agent_frames::Pairs& request);
   void on_agent_stderr(std::string_view bytes);
   void on_agent_exit(const ssh::ExitInfo& e);
   void end_slot(long id, const ssh::ExitInfo& e);
   void send(const std::string& frame);
-  void send_request();
   ssh::RunningCommand* agent_now();
   void abort_channel();
   void adopt(std::unique_ptr<ssh::RunningCommand> agent);
