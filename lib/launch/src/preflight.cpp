@@ -27,9 +27,7 @@ namespace distkit::launch {
 namespace {
 
 bool is_python(const std::string& word) {
-  auto slash = word.rfind('/');
-  std::string base = slash == std::string::npos ? word : word.substr(slash + 1);
-  return base.rfind("python", 0) == 0;
+  return word.substr(word.rfind('/') + 1).starts_with("python");  // no '/': npos + 1 is 0
 }
 
 // The ports of `host`'s ranks, as "p1 p2 ...".
@@ -167,13 +165,6 @@ agent_frames::Pairs check_request(const Plan& plan, const std::string& host, boo
   return pairs;
 }
 
-// This machine's system as `uname -s` `uname -m` print it.
-std::string own_system() {
-  utsname u{};
-  if (uname(&u) != 0) return "";
-  return std::string(u.sysname) + " " + u.machine;
-}
-
 // The copy's bytes, read once per job and only if some host needs them.
 class CopyBytes {
  public:
@@ -211,7 +202,7 @@ std::optional<AgentCopy> own_agent_copy() {
   struct stat st {};
   if (stat(c.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))
     return std::nullopt;
-  c.system = own_system();
+  if (utsname u{}; uname(&u) == 0) c.system = std::string(u.sysname) + " " + u.machine;
   // The build, by size and modification time: a rebuilt distkit-agent
   // gets a fresh copy, the same one is copied once per host.
   char build[64];
