@@ -11,7 +11,6 @@
 
 #include "distkit/hostfile/host_list.hpp"
 #include "distkit/launch/agent_client.hpp"
-#include "distkit/launch/agent_protocol.hpp"
 #include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/launch/dry_run.hpp"
@@ -117,7 +116,6 @@ WrapperSettings wrapper_settings(const LaunchOptions& o) {
   WrapperSettings w;
   w.grace = o.grace;
   w.heartbeat_limit = o.heartbeat_limit;
-  w.agent_candidates = agent_candidates(o.agent);
   if (o.cwd) {
     w.cwd = o.cwd;
     w.cwd_required = true;
@@ -153,17 +151,16 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, cons
     for (const auto& e : conns.errors) failed = failed || e.host == plan.hosts[i];
     board.set(i, failed ? HostState::failed : HostState::working, failed ? "unreachable" : "");
   }
-  if (!conns.errors.empty()) board.finish();
+  if (conns.errors.empty()) return conns.executors;
+  board.finish();
   for (const auto& e : conns.errors) {
     std::fprintf(s.err, "distlaunch: error: %s\n", e.message.c_str());
     log.line(e.host, "not connected: " + e.message);
   }
-  if (!conns.errors.empty())
-    throw RemoteError("hosts",
-                      std::to_string(conns.errors.size()) + " of " +
-                          std::to_string(plan.hosts.size()) + " host(s) unreachable",
-                      "fix them or leave them out");
-  return conns.executors;
+  throw RemoteError("hosts",
+                    std::to_string(conns.errors.size()) + " of " +
+                        std::to_string(plan.hosts.size()) + " host(s) unreachable",
+                    "fix them or leave them out");
 }
 
 // Each host's board line: failed when a problem names it, else done.
@@ -175,17 +172,6 @@ void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& 
     board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
   }
   board.finish();
-}
-
-// Every host gets a host agent (agent_client.hpp) whose channel runs the
-// preflight and stays on to start all of the host's ranks; this machine's
-// through a local process, the same way.
-std::vector<std::shared_ptr<AgentClient>> agent_clients(
-    const std::vector<std::shared_ptr<ssh::Executor>>& ex, std::FILE* err) {
-  std::vector<std::shared_ptr<AgentClient>> agents;
-  agents.reserve(ex.size());
-  for (const auto& host_ex : ex) agents.push_back(std::make_shared<AgentClient>(host_ex, err));
-  return agents;
 }
 
 // --health-cmd, or --health-url as curl on rank 0's host (stock on macOS).
@@ -239,13 +225,13 @@ void log_preflight(const PreflightReport& report, const DebugLog& log) {
 }
 
 PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-                          const LaunchOptions& o, const WrapperSettings& ws, const Services& s,
-                          ProgressBoard& board,
+                          const LaunchOptions& o, const std::vector<std::string>& candidates,
+                          const Services& s, ProgressBoard& board,
                           const std::vector<std::shared_ptr<AgentClient>>& agents,
                           const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
   auto report = run_preflight(plan, ex, agents, o.cwd.has_value(), o.preflight,
-                              o.record_dir || o.log_dir, ws.agent_candidates, own_agent_copy(),
+                              o.record_dir || o.log_dir, candidates, own_agent_copy(),
                               o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
   mark_hosts(plan, report, board);
@@ -323,6 +309,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
     throw UsageError("--stdin-rank", "no rank " + std::to_string(*o.stdin_rank) + " in this job",
                      "give a rank between 0 and the number of ranks - 1");
   WrapperSettings ws = wrapper_settings(o);
+  auto candidates = agent_candidates(o.agent);  // before the dry run: a bad --agent fails it too
   if (o.dry_run) {
     TextSink sink = [out = s.out](std::string_view t) { std::fwrite(t.data(), 1, t.size(), out); };
     if (o.json)
@@ -344,8 +331,13 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
                        std::to_string(plan.hosts.size()) + " host(s): " + shell_join(plan.command));
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board, *log);
-  auto agents = agent_clients(executors, s.err);
-  PreflightReport facts = preflight(plan, executors, o, ws, s, board, agents, *log);
+  // Every host gets a host agent (agent_client.hpp) whose channel runs the
+  // preflight and stays on to start all of the host's ranks; this machine's
+  // through a local process, the same way.
+  std::vector<std::shared_ptr<AgentClient>> agents;
+  agents.reserve(executors.size());
+  for (const auto& e : executors) agents.push_back(std::make_shared<AgentClient>(e, s.err));
+  PreflightReport facts = preflight(plan, executors, o, candidates, s, board, agents, *log);
   // Every host's agent runs now (else preflight() threw): it takes the
   // host's ranks.
   std::map<std::string, std::shared_ptr<AgentClient>> by_name;

@@ -62,9 +62,10 @@ struct PreflightReport {
 // the agent found, no problem of the checks is reported. `want_commit`:
 // also ask for the git commit of the working directory (the manifest's; a
 // program start per host otherwise saved). `candidates`: the installed
-// distkit-agent candidates (WrapperSettings::agent_candidates), tried before
-// `copy`'s name in the host's cache; `copy` is copied there when neither
-// exists and the host's system matches.
+// distkit-agent candidates, in order (a name without '/' looked up on the
+// host's PATH, a path executable there), tried before `copy`'s name in the
+// host's cache; `copy` is copied there when neither exists and the host's
+// system matches.
 PreflightReport run_preflight(const Plan& plan,
                               const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,

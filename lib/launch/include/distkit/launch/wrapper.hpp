@@ -28,11 +28,6 @@ struct WrapperSettings {
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
-  // The installed distkit-agent the preflight tries on each host, in
-  // order: a name without '/' is looked up on the host's PATH, a path must
-  // be executable there. After them, the copy distlaunch keeps in the
-  // host's cache (run.cpp); none found: distlaunch copies its own there.
-  std::vector<std::string> agent_candidates;
 };
 
 // One rank's start request, as its parts: the environment (KEY=VALUE, the
