@@ -1,18 +1,11 @@
 // distlaunch's command line: mlx.launch's flags (same names, same defaults)
 // and distkit's own. Durations are given in seconds.
-#include <algorithm>
 #include <chrono>
 
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::launch {
-
-namespace {
-std::chrono::milliseconds seconds_to_ms(double s) {
-  return std::chrono::milliseconds(static_cast<long long>(s * 1000.0));
-}
-}  // namespace
 
 std::vector<std::string> split_command(int argc, char** argv, LaunchOptions& options) {
   std::vector<std::string> before;
@@ -69,18 +62,17 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
   app.add_flag("--no-stdin", o.no_stdin,
                "Do not read stdin (ranks see EOF; use when running in the background)");
-  app.add_option_function<double>(
-      "--grace", [&o](double s) { o.grace = seconds_to_ms(s); },
-      "Seconds between SIGTERM and SIGKILL (default 3)");
-  app.add_option_function<double>(
-      "--timeout", [&o](double s) { o.timeout = seconds_to_ms(s); },
-      "Stop the job after this many seconds");
-  app.add_option_function<double>(
-      "--exit-window", [&o](double s) { o.exit_window = seconds_to_ms(s); },
-      "Seconds the other ranks get after one exits 0 (default 60, 0 = forever)");
-  app.add_option_function<double>(
-      "--connect-timeout", [&o](double s) { o.connect_timeout = seconds_to_ms(s); },
-      "Seconds to reach each host (default 10)");
+  auto seconds_flag = [&app](const char* name, std::chrono::milliseconds& to, const char* help) {
+    app.add_option_function<double>(
+        name,
+        [&to](double s) { to = std::chrono::milliseconds(static_cast<long long>(s * 1000.0)); },
+        help);
+  };
+  seconds_flag("--grace", o.grace, "Seconds between SIGTERM and SIGKILL (default 3)");
+  seconds_flag("--timeout", o.timeout, "Stop the job after this many seconds");
+  seconds_flag("--exit-window", o.exit_window,
+               "Seconds the other ranks get after one exits 0 (default 60, 0 = forever)");
+  seconds_flag("--connect-timeout", o.connect_timeout, "Seconds to reach each host (default 10)");
   app.add_option_function<int>(
          "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(s); },
          "Seconds without progress of any rank (output, I/O, heartbeat, stdin) that make a "
