@@ -1,30 +1,24 @@
 // See ipv4.hpp.
 #include "distkit/netsetup/ipv4.hpp"
 
+#include <bit>
+#include <charconv>
+
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
 
 namespace distkit::netsetup {
 
 std::optional<uint32_t> parse_ipv4(std::string_view t) {
+  auto parts = split(t, '.');
+  if (parts.size() != 4) return std::nullopt;
   uint32_t out = 0;
-  int octets = 0;
-  size_t i = 0;
-  while (octets < 4) {
-    int v = 0, digits = 0;
-    while (i < t.size() && t[i] >= '0' && t[i] <= '9' && digits < 4) {
-      v = v * 10 + (t[i] - '0');
-      ++i;
-      ++digits;
-    }
-    if (digits == 0 || digits > 3 || v > 255) return std::nullopt;
-    out = (out << 8) | uint32_t(v);
-    ++octets;
-    if (octets < 4) {
-      if (i >= t.size() || t[i] != '.') return std::nullopt;
-      ++i;
-    }
+  for (const auto& part : parts) {
+    auto v = parse_digits(part, 3);
+    if (!v || *v > 255) return std::nullopt;
+    out = (out << 8) | uint32_t(*v);
   }
-  if (i != t.size()) return std::nullopt;
   return out;
 }
 
@@ -43,26 +37,18 @@ std::optional<Cidr> parse_cidr(std::string_view t) {
   if (!a) return std::nullopt;
   Cidr c{*a, 32};
   if (slash == std::string_view::npos) return c;
-  std::string_view p = t.substr(slash + 1);
-  if (p.empty() || p.size() > 2) return std::nullopt;
-  int v = 0;
-  for (char ch : p) {
-    if (ch < '0' || ch > '9') return std::nullopt;
-    v = v * 10 + (ch - '0');
-  }
-  if (v > 32) return std::nullopt;
-  c.prefix = v;
+  auto v = parse_digits(t.substr(slash + 1), 2);
+  if (!v || *v > 32) return std::nullopt;
+  c.prefix = int(*v);
   return c;
 }
 
 namespace {
 
 std::optional<int> prefix_of_mask(uint32_t m) {
-  int n = 0;
-  while (n < 32 && (m & (uint32_t(1) << (31 - n)))) ++n;
-  uint32_t want = n == 0 ? 0 : ~uint32_t(0) << (32 - n);
-  if (m != want) return std::nullopt;
-  return n;
+  Cidr c{0, std::countl_one(m)};
+  if (c.mask() != m) return std::nullopt;
+  return c.prefix;
 }
 
 }  // namespace
@@ -70,14 +56,9 @@ std::optional<int> prefix_of_mask(uint32_t m) {
 std::optional<int> netmask_prefix(std::string_view m) {
   if (m.size() == 10 && m[0] == '0' && (m[1] == 'x' || m[1] == 'X')) {
     uint32_t v = 0;
-    for (char c : m.substr(2)) {
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0) return std::nullopt;
-      v = (v << 4) | uint32_t(d);
-    }
+    const char* end = m.data() + m.size();
+    auto [stop, ec] = std::from_chars(m.data() + 2, end, v, 16);
+    if (ec != std::errc() || stop != end) return std::nullopt;
     return prefix_of_mask(v);
   }
   auto a = parse_ipv4(m);

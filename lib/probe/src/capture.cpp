@@ -1,6 +1,7 @@
 // Parsing and writing the probe capture format (see capture.hpp).
 #include "distkit/probe/capture.hpp"
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/random.hpp"
 
 #include "distkit/util/error.hpp"
@@ -30,16 +31,6 @@ std::string_view take_line(std::string_view text, size_t& pos) {
   return line;
 }
 
-int parse_status(std::string_view s) {
-  int v = 0;
-  if (s.empty() || s.size() > 4) return -1;
-  for (char c : s) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
 }  // namespace
 
 Capture parse_capture(std::string_view text, std::string_view host) {
@@ -67,7 +58,7 @@ Capture parse_capture(std::string_view text, std::string_view host) {
     s.output = std::string(text.substr(pos, e - pos));
     size_t after = e + end_mark.size() + name.size() + 1;
     size_t p2 = after;
-    s.status = parse_status(take_line(text, p2));
+    s.status = static_cast<int>(parse_digits(take_line(text, p2), 4).value_or(-1));
     pos = p2;
     c.sections[name] = std::move(s);
   }

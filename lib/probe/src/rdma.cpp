@@ -2,20 +2,16 @@
 // spaces, with or without the leading indentation, elided lines ("...").
 #include "distkit/probe/rdma.hpp"
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::probe {
 
 namespace {
 
-int small_int(std::string_view s, int fallback) {
-  int v = 0;
-  if (s.empty() || s.size() > 6) return fallback;
-  for (char c : s) {
-    if (c < '0' || c > '9') return fallback;
-    v = v * 10 + (c - '0');
-  }
-  return v;
+// A port number of up to 6 digits; anything else counts as port 1.
+int port_number(std::string_view s) {
+  return static_cast<int>(parse_digits(s, 6).value_or(1));
 }
 
 }  // namespace
@@ -40,7 +36,7 @@ std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
       if (w[i] == "hca_id:")
         device = w[i + 1], port = 1;
       else if (w[i] == "port:")
-        port = small_int(w[i + 1], 1);
+        port = port_number(w[i + 1]);
       else if (w[i] == "state:" && !device.empty())
         out.push_back({device, port, w[i + 1]});
     }
@@ -66,7 +62,7 @@ std::vector<RdmaPortGids> parse_ibv_devinfo_verbose(std::string_view text) {
       if (w[i] == "hca_id:") {
         device = w[i + 1];
       } else if (w[i] == "port:" && !device.empty()) {
-        out.push_back({{device, small_int(w[i + 1], 1), ""}, {}});
+        out.push_back({{device, port_number(w[i + 1]), ""}, {}});
       } else if (w[i] == "state:" && !out.empty() && out.back().port.state.empty()) {
         out.back().port.state = w[i + 1];
       } else if (w[i].rfind("GID[", 0) == 0 && !out.empty()) {
@@ -100,7 +96,7 @@ std::vector<RdmaPortState> parse_linux_infiniband(std::string_view text) {
     std::string_view st = f[2];
     size_t colon = st.find(':');
     if (colon != std::string_view::npos) st = trim(st.substr(colon + 1));
-    out.push_back({f[0], small_int(f[1], 1), "PORT_" + std::string(st)});
+    out.push_back({f[0], port_number(f[1]), "PORT_" + std::string(st)});
   }
   return out;
 }

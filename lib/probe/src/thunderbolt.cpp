@@ -3,6 +3,7 @@
 // (and from the fuzzer).
 #include "distkit/probe/thunderbolt.hpp"
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "distkit/util/strings.hpp"
@@ -52,11 +53,9 @@ void walk_items(const json& parent, int depth, TbPort& port) {
 }
 
 int gbps_of(std::string_view speed) {
-  size_t i = 0;
-  while (i < speed.size() && (speed[i] < '0' || speed[i] > '9')) ++i;
   int v = 0;
-  for (; i < speed.size() && speed[i] >= '0' && speed[i] <= '9' && v < 100000; ++i)
-    v = v * 10 + (speed[i] - '0');
+  size_t i = speed.find_first_of("0123456789");
+  if (i != speed.npos) std::from_chars(speed.data() + i, speed.data() + speed.size(), v);
   return v;
 }
 
