@@ -117,9 +117,7 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
   if (o.check) return readiness_report(o, s, infos, t, a);
   auto plan = plan_network(o, s, g, t);
   if (o.verify && !o.auto_setup.value_or(false)) return network_verify(o, s, g, plan);
-  // Cables declared with --links carry TCP only (no RDMA discovery): ring,
-  // unless a backend is asked for.
-  topology::Choice c = o.links && !o.backend ? pick_ring(s, t, a) : pick_backend(o, s, t, a);
+  topology::Choice c = pick_backend(o, s, t, a);
   auto hf = thunderbolt_hostfile(c, t, a, infos, o.envs, netsetup::link_addresses(plan));
   write_hostfile(o, s, hf, hf.backend != hostfile::Backend::ring);
   return network_setup(o, s, g, plan);

@@ -23,7 +23,7 @@ namespace {
 // be up yet); listeners stay up until every peer came, at most this long.
 constexpr int kRetrySeconds = 4;
 constexpr int kListenSeconds = 9;
-constexpr auto kScriptTimeout = std::chrono::seconds(40);
+constexpr std::chrono::milliseconds kScriptTimeout = std::chrono::seconds(40);
 
 size_t index_of(const Gathered& g, const std::string& host) {
   for (size_t i = 0; i < g.infos.size(); ++i)
@@ -33,11 +33,6 @@ size_t index_of(const Gathered& g, const std::string& host) {
 
 bool cabled(const topology::Topology& t, size_t a, size_t b) {
   return a < t.count.size() && b < t.count.size() && t.count[a][b] > 0;
-}
-
-std::optional<hostfile::Hostfile> user_hostfile(const Options& o) {
-  if (!o.hostfile) return std::nullopt;
-  return hostfile::load(*o.hostfile);
 }
 
 bool uses_jaccl(const Options& o, const std::optional<hostfile::Hostfile>& hf, const Gathered& g) {
@@ -198,7 +193,8 @@ void check_doctor_flags(const Options& o) {
 
 LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology::Topology& t,
                             const netsetup::Plan& plan) {
-  auto hf = user_hostfile(o);
+  std::optional<hostfile::Hostfile> hf;
+  if (o.hostfile) hf = hostfile::load(*o.hostfile);
   check_test_port(o, hf, g, plan);
   LinkChecks lc;
   bool hf_ring = hf && (!hf->backend || *hf->backend == hostfile::Backend::ring ||
@@ -215,11 +211,6 @@ LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology:
   lc.by_host.resize(g.infos.size());
   lc.tb_ifaces.resize(g.infos.size());
   for (size_t i = 0; i < lc.hops.size(); ++i) lc.by_host[index_of(g, lc.hops[i].host)].push_back(i);
-  for (const auto& l : plan.links)
-    for (const auto* e : {&l.cable.a, &l.cable.b}) {
-      size_t k = index_of(g, e->host);
-      if (k < g.infos.size() && !e->iface.empty()) lc.tb_ifaces[k].insert(e->iface);
-    }
   for (size_t k = 0; k < t.hosts.size() && k < lc.tb_ifaces.size(); ++k)
     for (const auto& p : t.hosts[k].ports)
       if (!p.iface.empty()) lc.tb_ifaces[k].insert(p.iface);
@@ -234,9 +225,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
                                         !rdma && g.infos[i].has_thunderbolt, sample_bytes,
                                         netsetup_target(o, g.infos[i]).state_file));
   std::string b = probe::make_boundary();
-  auto results = netsetup::run_scripts(
-      g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
-      std::chrono::duration_cast<std::chrono::milliseconds>(kScriptTimeout), nullptr);
+  auto results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
+                                       kScriptTimeout, nullptr);
   std::vector<HostResult> out;
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& host = g.infos[i].host;

@@ -22,11 +22,7 @@ namespace {
 
 using netsetup::Os;
 
-constexpr auto kSetupTimeout = std::chrono::seconds(60);
-
-netsetup::Cidr subnet_of(const Options& o) {
-  return netsetup::parse_subnet(o.subnet.empty() ? netsetup::kDefaultSubnet : o.subnet, "--subnet");
-}
+constexpr std::chrono::milliseconds kSetupTimeout = std::chrono::seconds(60);
 
 netsetup::SetupOptions setup_options(const Options& o) {
   netsetup::SetupOptions so;
@@ -73,25 +69,9 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
   std::vector<std::string> names;
   for (const auto& info : g.infos) names.push_back(info.host);
   ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
-  auto r = netsetup::run_scripts(
-      ex, scripts, command, std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout),
-      &board);
+  auto r = netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
   board.finish();
   return r;
-}
-
-bool live(const Gathered& g) {
-  return std::any_of(g.executors.begin(), g.executors.end(),
-                     [](const auto& e) { return e != nullptr; });
-}
-
-void require_live(const Options& o, const Gathered& g, const char* flag) {
-  if (o.from_probes || !live(g))
-    throw UsageError(flag, "needs the hosts themselves, not saved probes", "drop --from-probes");
-}
-
-std::string title_block(const std::string& title) {
-  return title + "\n" + std::string(title.size(), '=') + "\n";
 }
 
 void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
@@ -113,7 +93,9 @@ void emit_scripts(const Options& o, Services& s, const Gathered& g, const netset
 
 void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
                     const netsetup::Plan& plan) {
-  s.err << title_block("Setup for " + info.host)
+  const std::string title = "Setup for " + info.host;
+  s.err << title << "\n"
+        << std::string(title.size(), '=') << "\n"
         << netsetup::setup_commands(netsetup_target(o, info), plan, setup_options(o)) << "\n";
 }
 
@@ -343,7 +325,8 @@ topology::Topology links_topology(const Options& o, Services& s,
 netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
                             const topology::Topology& t) {
   std::map<std::string, netsetup::HostNet> nets;
-  bool query = wants_live_netsetup(o) && live(g);
+  // Saved probes cannot answer: check_netsetup_flags refuses them here.
+  bool query = wants_live_netsetup(o);
   std::vector<ssh::CommandResult> results;
   std::vector<std::string> boundaries;
   if (query) {
@@ -372,7 +355,9 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
                   "planning with the probe's addresses only", Severity::warning}});
     }
   }
-  auto plan = netsetup::plan_addresses(netsetup::cables_from_topology(t), subnet_of(o), nets);
+  auto subnet =
+      netsetup::parse_subnet(o.subnet.empty() ? netsetup::kDefaultSubnet : o.subnet, "--subnet");
+  auto plan = netsetup::plan_addresses(netsetup::cables_from_topology(t), subnet, nets);
   for (const auto& skip : plan.skips) note(s, "skipped " + skip);
   return plan;
 }
@@ -386,7 +371,6 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
     for (const auto& info : g.infos) print_commands(o, s, info, plan);
     return 0;
   }
-  require_live(o, g, "--auto-setup");
   std::vector<std::string> scripts;
   for (const auto& info : g.infos)
     scripts.push_back(netsetup::setup_script(netsetup_target(o, info), plan, setup_options(o)));
@@ -405,7 +389,6 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
 }
 
 int network_verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
-  require_live(o, g, "--verify");
   auto v = verify(o, s, g, plan);
   if (o.json) print_json(s, "verify", &plan, nlohmann::json::array(), v.links, v.failed == 0);
   verify_failed(v);
@@ -413,7 +396,6 @@ int network_verify(const Options& o, Services& s, Gathered& g, const netsetup::P
 }
 
 int network_teardown(const Options& o, Services& s, Gathered& g) {
-  require_live(o, g, "--teardown");
   std::vector<std::string> scripts;
   for (const auto& info : g.infos)
     scripts.push_back(netsetup::teardown_script(netsetup_target(o, info)));

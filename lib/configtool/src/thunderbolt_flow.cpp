@@ -174,13 +174,11 @@ std::string jaccl_ring_verdict(const Topology& t, const Analysis& a) {
   return rdma_reason(t, a.ring_rdma);
 }
 
-Choice pick_ring(Services& s, const Topology& t, const Analysis& a) {
-  return require_ring(s, t, a, "ring");
-}
-
 Choice pick_backend(const Options& o, Services& s, const Topology& t, const Analysis& a) {
   if (o.backend == "jaccl") return require_jaccl(s, t, a);
-  if (o.backend == "ring") return require_ring(s, t, a, "ring");
+  // Cables declared with --links carry TCP only (no RDMA discovery): ring,
+  // unless a backend is asked for.
+  if (o.backend == "ring" || (o.links && !o.backend)) return require_ring(s, t, a, "ring");
   if (o.backend == "jaccl-ring") {
     require_ring(s, t, a, "jaccl-ring");
     if (!a.ring_rdma.ready()) {

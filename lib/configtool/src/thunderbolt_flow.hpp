@@ -18,13 +18,11 @@ namespace distkit::configtool {
 void warn_topology(Services& s, const topology::Topology& t,
                    const std::vector<probe::HostInfo>& infos);
 
-// The backend to use (explicit or automatic). Prints every reason on
-// stderr and throws RemoteError when the requested/any backend cannot work.
+// The backend to use (explicit, ring for --links, or automatic). Prints every
+// reason on stderr and throws RemoteError when the requested/any backend
+// cannot work.
 topology::Choice pick_backend(const Options& o, Services& s, const topology::Topology& t,
                               const topology::Analysis& a);
-
-// The ring backend, or RemoteError naming the hosts short of cables.
-topology::Choice pick_ring(Services& s, const topology::Topology& t, const topology::Analysis& a);
 
 // The hostfile for `c` (not none); the ring hostfile's ips are `addresses`
 // (the network setup plan, one entry per topology link).
