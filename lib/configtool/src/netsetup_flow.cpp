@@ -328,7 +328,6 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
   // Saved probes cannot answer: check_netsetup_flags refuses them here.
   bool query = wants_live_netsetup(o);
   std::vector<ssh::CommandResult> results;
-  std::vector<std::string> boundaries;
   if (query) {
     std::vector<std::string> scripts;
     for (const auto& info : g.infos)

@@ -2,17 +2,12 @@
 // something unexpected must not stop the plan, only lose that entry.
 #include "distkit/netsetup/net_state.hpp"
 
+#include "distkit/probe/netif.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::netsetup {
 
 namespace {
-
-bool is_header(std::string_view line) {
-  if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
-  size_t colon = line.find(':');
-  return colon != std::string_view::npos && colon > 0 && line.find(' ') > colon;
-}
 
 // macOS netstat abbreviates networks: "192.168.1" is 192.168.1.0/24,
 // "127" 127.0.0.0/8, "10.213.0.0/30" explicit, "10.213.0.2" a host.
@@ -71,7 +66,7 @@ std::vector<AddressEntry> parse_ifconfig_cidrs(std::string_view text) {
   std::vector<AddressEntry> out;
   std::string cur;
   for (std::string_view line : split_lines(text)) {
-    if (is_header(line)) {
+    if (probe::is_ifconfig_header(line)) {
       cur = std::string(line.substr(0, line.find(':')));
       continue;
     }

@@ -20,10 +20,6 @@ std::string script_error(const ssh::CommandResult& r, const std::string& fallbac
   return fallback + " (exit status " + std::to_string(r.exit.exit_status) + ")";
 }
 
-bool contains(const std::string& s, const char* what) {
-  return s.find(what) != std::string::npos;
-}
-
 }  // namespace
 
 int HostOutcome::count(const std::string& verdict) const {
@@ -85,7 +81,7 @@ std::string likely_cause(const LinkCheck& c, int port) {
     return "traffic to " + c.peer + " leaves through " + c.route_iface + ", not " + c.iface +
            ": another interface (a LAN, a VPN, the Thunderbolt Bridge) holds a route to it";
   if (c.ok) return "";
-  if (contains(c.detail, "refused"))
+  if (c.detail.find("refused") != std::string::npos)
     return "the peer answers but nothing listens on port " + p +
            " (its listener could not bind: port in use?)";
   return "no answer over " + c.iface + " (" + c.detail +

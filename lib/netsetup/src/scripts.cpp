@@ -20,10 +20,6 @@ const Endpoint& my_end(const LinkPlan& l, const std::string& host) {
   return l.cable.a.host == host ? l.cable.a : l.cable.b;
 }
 
-std::string prefix_str(const LinkPlan& l) {
-  return std::to_string(l.net.prefix);
-}
-
 // Links of `host` that have an interface name (an unmapped port cannot be
 // configured; topology warnings already name it).
 std::vector<const LinkPlan*> usable_links(const Plan& plan, const std::string& host) {
@@ -56,12 +52,22 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
     out +=
         "# cable " + me.str() + " <-> " + (l->cable.a == me ? l->cable.b : l->cable.a).str() + "\n";
     if (h.os == Os::Linux) out += "ns_link_up " + shell_quote(me.iface) + "\n";
-    std::vector<std::string> args{me.iface, l->address_of(me), prefix_str(*l)};
+    std::vector<std::string> args{me.iface, l->address_of(me), std::to_string(l->net.prefix)};
     if (h.os == Os::macOS) args.push_back(format_ipv4(l->net.mask()));
     out += "ns_addr " + shell_join(args) + "\n";
     out += "ns_route " + shell_join({me.iface, l->peer_address_of(me)}) + "\n";
   }
   return out;
+}
+
+// Where --persist installs the script and the boot job.
+std::string persist_script_path(Os os) {
+  return os == Os::macOS ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
+}
+
+std::string persist_job_path(Os os) {
+  return os == Os::macOS ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
+                         : "/etc/systemd/system/distkit-netsetup.service";
 }
 
 std::string persist_block(const HostTarget& h, const std::string& script_text) {
@@ -114,15 +120,6 @@ std::string state_file_for(Os os, const std::string& host, const std::string& pa
   return out;
 }
 
-std::string persist_script_path(Os os) {
-  return os == Os::macOS ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
-}
-
-std::string persist_job_path(Os os) {
-  return os == Os::macOS ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
-                         : "/etc/systemd/system/distkit-netsetup.service";
-}
-
 std::string setup_script(const HostTarget& h, const Plan& plan, const SetupOptions& o) {
   std::string base = header(h) + steps(h, plan, o);
   if (!o.persist) return base + "ns_end\n";
@@ -133,8 +130,7 @@ std::string teardown_script(const HostTarget& h) {
   return header(h) + "ns_teardown\nns_end\n";
 }
 
-std::string verify_script(const HostTarget& h, const Plan& plan, int port, int lifetime_s,
-                          int retry_s) {
+std::string verify_script(const HostTarget& h, const Plan& plan, int port) {
   auto links = usable_links(plan, h.host);
   std::vector<std::string> addrs;
   std::string checks;
@@ -148,8 +144,10 @@ std::string verify_script(const HostTarget& h, const Plan& plan, int port, int l
                        {"os", os_name(h.os)},
                        {"port", std::to_string(port)},
                        {"links", std::to_string(links.size())},
-                       {"lifetime", std::to_string(lifetime_s)},
-                       {"retry", std::to_string(retry_s)},
+                       // How long the listener waits for peers, and how long a
+                       // refused connection is retried (seconds).
+                       {"lifetime", "12"},
+                       {"retry", "6"},
                        {"addresses", shell_join(addrs)},
                        {"checks", checks}},
                       TemplateMode::shell);
@@ -176,7 +174,7 @@ std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOpt
   for (const auto* l : links) {
     const Endpoint& me = my_end(*l, h.host);
     TemplateFields f{{"iface", me.iface},
-                     {"cidr", l->address_of(me) + "/" + prefix_str(*l)},
+                     {"cidr", l->address_of(me) + "/" + std::to_string(l->net.prefix)},
                      {"ip", l->address_of(me)},
                      {"netmask", format_ipv4(l->net.mask())},
                      {"peer", l->peer_address_of(me)}};

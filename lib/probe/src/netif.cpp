@@ -29,20 +29,19 @@ int parse_mtu(const std::vector<std::string>& w) {
   return 0;
 }
 
-// A header line starts in column 0: "en2: flags=..." or "eth0: flags=...".
-bool is_header(std::string_view line) {
+}  // namespace
+
+bool is_ifconfig_header(std::string_view line) {
   if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
   size_t colon = line.find(':');
   return colon != std::string_view::npos && colon > 0 && line.find(' ') > colon;
 }
 
-}  // namespace
-
 std::vector<Interface> parse_ifconfig(std::string_view text) {
   std::vector<Interface> out;
   for (std::string_view line : split_lines(text)) {
     auto w = split_words(line);
-    if (is_header(line)) {
+    if (is_ifconfig_header(line)) {
       Interface i;
       i.name = std::string(line.substr(0, line.find(':')));
       i.mtu = parse_mtu(w);

@@ -40,11 +40,12 @@ constexpr const char* kSections[] = {"uname",
                                      "thunderbolt_sysfs",
                                      "infiniband_sysfs"};
 
-}  // namespace
-
+// DIR/<host>.probe ('/' in the host name becomes '_').
 fs::path capture_path(const fs::path& dir, const std::string& host) {
   return dir / (safe_name(host) + ".probe");
 }
+
+}  // namespace
 
 void save_capture(const fs::path& dir, const std::string& host, const std::string& raw) {
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
 
 namespace distkit {
@@ -79,11 +80,9 @@ std::string probe_script() {
 }
 
 std::string probe_command(const std::string& boundary, const std::string& launcher) {
-  std::string cmd =
-      render_named("distconfig_probe_command.sh", {{"boundary", boundary}, {"launcher", launcher}},
-                   TemplateMode::shell);
-  while (!cmd.empty() && cmd.back() == '\n') cmd.pop_back();
-  return cmd;
+  return std::string(
+      trim(render_named("distconfig_probe_command.sh",
+                        {{"boundary", boundary}, {"launcher", launcher}}, TemplateMode::shell)));
 }
 
 std::vector<ProbeResult> run_probes(const std::vector<std::shared_ptr<ssh::Executor>>& executors,

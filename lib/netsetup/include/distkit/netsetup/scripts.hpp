@@ -39,16 +39,9 @@ struct SetupOptions {
 // `pattern` (from --state-file) wins when set; "%h" in it becomes the host.
 std::string state_file_for(Os os, const std::string& host, const std::string& pattern);
 
-// Where --persist installs the script and the boot job.
-std::string persist_script_path(Os os);
-std::string persist_job_path(Os os);
-
 std::string setup_script(const HostTarget& h, const Plan& plan, const SetupOptions& o);
 std::string teardown_script(const HostTarget& h);
-// `lifetime_s`: how long the listener waits for peers; `retry_s`: how
-// long a refused connection is retried.
-std::string verify_script(const HostTarget& h, const Plan& plan, int port, int lifetime_s = 12,
-                          int retry_s = 6);
+std::string verify_script(const HostTarget& h, const Plan& plan, int port);
 std::string state_script(const HostTarget& h);
 // The commands a user runs by hand on `h` ("sudo ifconfig ..."), one a line.
 std::string setup_commands(const HostTarget& h, const Plan& plan, const SetupOptions& o);

@@ -23,6 +23,8 @@ struct Interface {
 
 // `ifconfig` / `ifconfig -a` / `ifconfig bridge0`, macOS or Linux layout.
 std::vector<Interface> parse_ifconfig(std::string_view text);
+// An interface's first ifconfig line, in column 0: "en2: flags=...".
+bool is_ifconfig_header(std::string_view line);
 
 // Linux `ip -o addr show` (one line per address).
 std::vector<Interface> parse_ip_addr(std::string_view text);

@@ -13,9 +13,6 @@
 
 namespace distkit::probe {
 
-// DIR/<host>.probe ('/' in the host name becomes '_').
-std::filesystem::path capture_path(const std::filesystem::path& dir, const std::string& host);
-
 // Writes the raw capture atomically; throws distkit::Error naming the path.
 void save_capture(const std::filesystem::path& dir, const std::string& host,
                   const std::string& raw);
