@@ -28,7 +28,6 @@ namespace {
   pr::TbReport r = pr::parse_system_profiler_thunderbolt(in);
   require(r.error.empty() || r.ports.empty());  // a report is usable or explained
   require(r.error.find('\n') == std::string::npos);
-  require(r.buses_without_uuid >= 0);
   for (const auto& d : pr::parse_linux_thunderbolt(in)) require_field(d.unique_id, in);
 }
 
@@ -91,8 +90,6 @@ namespace {
   }
   pr::Uname u = pr::parse_uname(in);
   require_field(u.kernel, in);
-  require_field(u.release, in);
-  require_field(u.machine, in);
   std::string line = pr::parse_version_line(in);
   require_field(line, in);
   require(in.find(line) != std::string_view::npos);  // a piece of one line, unchanged
@@ -105,7 +102,6 @@ namespace {
     for (const auto& i : ifs) {
       require_field(i.name, in);
       for (const auto& a : i.ipv4) require_field(a, in);
-      for (const auto& a : i.ipv6) require_field(a, in);
       for (const auto& m : i.members) require_field(m, in);
       require(pr::find_interface(ifs, i.name) != nullptr);
     }

@@ -15,7 +15,6 @@ std::string first_line(const Section* s) {
 
 void add_system(HostInfo& h, const Capture& c) {
   if (auto* s = c.ok("uname")) h.uname = parse_uname(s->output);
-  h.hostname = first_line(c.ok("hostname"));
   h.hw_model = first_line(c.ok("hw_model"));
   if (auto* s = c.ok("sw_vers"))
     h.os = parse_sw_vers(s->output);

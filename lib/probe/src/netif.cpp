@@ -16,19 +16,6 @@ std::string clean_address(std::string a) {
   return a;
 }
 
-int parse_mtu(const std::vector<std::string>& w) {
-  for (size_t i = 0; i + 1 < w.size(); ++i)
-    if (w[i] == "mtu") {
-      int v = 0;
-      for (char c : w[i + 1]) {
-        if (c < '0' || c > '9' || v > 1000000) return 0;
-        v = v * 10 + (c - '0');
-      }
-      return v;
-    }
-  return 0;
-}
-
 }  // namespace
 
 bool is_ifconfig_header(std::string_view line) {
@@ -44,7 +31,6 @@ std::vector<Interface> parse_ifconfig(std::string_view text) {
     if (is_ifconfig_header(line)) {
       Interface i;
       i.name = std::string(line.substr(0, line.find(':')));
-      i.mtu = parse_mtu(w);
       out.push_back(std::move(i));
       continue;
     }
@@ -52,8 +38,6 @@ std::vector<Interface> parse_ifconfig(std::string_view text) {
     Interface& cur = out.back();
     if (w[0] == "inet")
       cur.ipv4.push_back(clean_address(w[1]));
-    else if (w[0] == "inet6")
-      cur.ipv6.push_back(clean_address(w[1]));
     else if (w[0] == "member:")
       cur.members.push_back(w[1]);
     else if (w[0] == "status:")
@@ -80,10 +64,7 @@ std::vector<Interface> parse_ip_addr(std::string_view text) {
       cur = &out.back();
       cur->name = name;
     }
-    if (w[2] == "inet")
-      cur->ipv4.push_back(clean_address(w[3]));
-    else if (w[2] == "inet6")
-      cur->ipv6.push_back(clean_address(w[3]));
+    if (w[2] == "inet") cur->ipv4.push_back(clean_address(w[3]));
   }
   return out;
 }

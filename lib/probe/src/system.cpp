@@ -43,8 +43,6 @@ Uname parse_uname(std::string_view text) {
   if (lines.empty()) return u;
   auto w = split(trim(lines[0]), ' ');
   if (!w.empty()) u.kernel = w[0];
-  if (w.size() > 1) u.release = w[1];
-  if (w.size() > 2) u.machine = w.back();
   return u;
 }
 

@@ -41,13 +41,11 @@ void walk_items(const json& parent, int depth, TbPort& port) {
   if (items == parent.end() || !items->is_array()) return;
   for (const auto& item : *items) {
     if (!item.is_object()) continue;
+    port.connected = true;
     std::string uuid = str_field(item, "domain_uuid_key");
-    if (!uuid.empty()) {
+    if (!uuid.empty())
       port.peers.push_back({uuid, str_field(item, "_name"), str_field(item, "device_name_key"),
                             depth, has_rdma_service(item)});
-    } else {
-      port.devices.push_back({str_field(item, "_name"), depth});
-    }
     walk_items(item, depth + 1, port);
   }
 }
@@ -61,7 +59,6 @@ int gbps_of(std::string_view speed) {
 
 TbPort parse_bus(const json& bus) {
   TbPort p;
-  p.bus = str_field(bus, "_name");
   p.domain_uuid = str_field(bus, "domain_uuid_key");
   auto tag = bus.find("receptacle_1_tag");
   if (tag != bus.end() && tag->is_object()) {
@@ -70,7 +67,6 @@ TbPort parse_bus(const json& bus) {
     p.connected = str_field(*tag, "receptacle_status_key") == "receptacle_connected";
   }
   walk_items(bus, 1, p);
-  if (!p.peers.empty() || !p.devices.empty()) p.connected = true;
   return p;
 }
 
@@ -103,10 +99,7 @@ TbReport parse_system_profiler_thunderbolt(std::string_view json_text) {
   }
   for (const auto& bus : *buses) {
     if (!bus.is_object()) continue;
-    if (str_field(bus, "domain_uuid_key").empty()) {
-      ++r.buses_without_uuid;
-      continue;
-    }
+    if (str_field(bus, "domain_uuid_key").empty()) continue;
     if (r.machine_name.empty()) r.machine_name = str_field(bus, "device_name_key");
     r.ports.push_back(parse_bus(bus));
   }

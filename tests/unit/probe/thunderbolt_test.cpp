@@ -34,8 +34,7 @@ TEST_CASE("M3 Ultra Studio: six ports, the MacBook on receptacle 2, a drive on 4
   auto* p4 = port(r, "4");
   REQUIRE(p4);
   CHECK(p4->peers.empty());
-  REQUIRE(p4->devices.size() == 1);
-  CHECK(p4->devices[0].name == "Envoy Ultra");
+  CHECK(p4->connected);
   auto* p6 = port(r, "6");
   CHECK(p6->linked_gbps() == 0);
   CHECK(p6->max_gbps() == 120);
@@ -61,7 +60,7 @@ TEST_CASE("MacBook A (RDMA disabled): peer on receptacle 2, a dock on 3 without 
   auto* p3 = port(r, "3");
   REQUIRE(p3);
   CHECK(p3->peers.empty());
-  CHECK_FALSE(p3->devices.empty());
+  CHECK(p3->connected);
 }
 
 TEST_CASE("MacBook B (RDMA enabled) sees A without the RDMA service") {
@@ -83,15 +82,12 @@ TEST_CASE("a peer behind a dock is found one level deeper") {
   REQUIRE(r.ports[0].peers.size() == 1);
   CHECK(r.ports[0].peers[0].domain_uuid == "F74D8F9B-DCDF-40D4-A428-3A3674BCB3F4");
   CHECK(r.ports[0].peers[0].depth == 2);
-  REQUIRE(r.ports[0].devices.size() == 1);
-  CHECK(r.ports[0].devices[0].name == "iVANKY Fusiondock Ultra");
 }
 
-TEST_CASE("buses without domain_uuid_key are skipped and counted") {
+TEST_CASE("buses without domain_uuid_key are skipped") {
   auto r = load("system_profiler_tb_mbp_no_peers_macos26.6.1_trimmed_sirsi.json");
   CHECK(r.error.empty());
   CHECK(r.ports.empty());
-  CHECK(r.buses_without_uuid == 3);
 }
 
 TEST_CASE("the text format and garbage give an error, not a crash") {

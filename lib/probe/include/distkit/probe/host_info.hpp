@@ -28,7 +28,6 @@ struct HostInfo {
   bool macos = false;  // uname says Darwin, or Mac-only sections are present
   Uname uname;
   OsVersion os;
-  std::string hostname;
   std::string hw_model;  // "Mac15,14", DMI product name on Linux
 
   bool has_thunderbolt = false;  // system_profiler answered with usable JSON

@@ -15,10 +15,8 @@ namespace distkit::probe {
 struct Interface {
   std::string name;
   std::vector<std::string> ipv4;
-  std::vector<std::string> ipv6;
   std::vector<std::string> members;  // bridge members (ifconfig bridgeX)
   std::string status;                // "active" / "inactive" when printed
-  int mtu = 0;
 };
 
 // `ifconfig` / `ifconfig -a` / `ifconfig bridge0`, macOS or Linux layout.

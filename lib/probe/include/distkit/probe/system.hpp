@@ -19,11 +19,9 @@ OsVersion parse_sw_vers(std::string_view text);
 OsVersion parse_os_release(std::string_view text);
 
 struct Uname {
-  std::string kernel;   // "Darwin", "Linux"
-  std::string release;  // "25.2.0"
-  std::string machine;  // "arm64", "x86_64"
+  std::string kernel;  // "Darwin", "Linux"
 };
-// The output of `uname -srm`.
+// The output of `uname -srm` (its first word).
 Uname parse_uname(std::string_view text);
 
 // The first non-empty line, trimmed, with a leading "Python " removed:

@@ -25,20 +25,14 @@ struct TbPeer {
   bool rdma_service = false;  // services_title lists protocol 64087 (a hint)
 };
 
-// A device that is not a Mac (drive, dock, enclosure).
-struct TbDevice {
-  std::string name;
-  int depth = 1;
-};
-
 struct TbPort {
-  std::string bus;          // "_name", e.g. "thunderboltusb4_bus_3"
   std::string domain_uuid;  // this port's UUID
   std::string receptacle;   // receptacle_id_key, "1".."6"
   std::string speed;        // current_speed_key, e.g. "80 Gb/s"
-  bool connected = false;   // receptacle_status_key == receptacle_connected
+  // receptacle_status_key == receptacle_connected, or anything in `_items`
+  // (a Mac, a drive, a dock).
+  bool connected = false;
   std::vector<TbPeer> peers;
-  std::vector<TbDevice> devices;
 
   // Linked speed in Gb/s ("80 Gb/s" -> 80), 0 when idle ("Up to ...").
   int linked_gbps() const;
@@ -47,10 +41,9 @@ struct TbPort {
 };
 
 struct TbReport {
-  std::string machine_name;    // this Mac's device_name_key
-  std::vector<TbPort> ports;   // buses with a domain_uuid_key, in order
-  int buses_without_uuid = 0;  // skipped buses
-  std::string error;           // non-empty: the JSON could not be used
+  std::string machine_name;   // this Mac's device_name_key
+  std::vector<TbPort> ports;  // buses with a domain_uuid_key, in order
+  std::string error;          // non-empty: the JSON could not be used
 };
 
 // Never throws; invalid input gives a report with `error` set.
