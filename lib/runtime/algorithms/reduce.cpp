@@ -43,18 +43,11 @@ void loop(T* __restrict d, const T* __restrict s, size_t n) {
 
 template <typename T>
 void typed(void* d, const void* s, size_t n, ReduceOp op) {
-  auto* dp = static_cast<T*>(d);
-  auto* sp = static_cast<const T*>(s);
-  switch (op) {
-    case ReduceOp::sum:
-      return loop<T, ReduceOp::sum>(dp, sp, n);
-    case ReduceOp::prod:
-      return loop<T, ReduceOp::prod>(dp, sp, n);
-    case ReduceOp::max:
-      return loop<T, ReduceOp::max>(dp, sp, n);
-    case ReduceOp::min:
-      return loop<T, ReduceOp::min>(dp, sp, n);
-  }
+  // Indexed by ReduceOp (declaration order in types.hpp).
+  constexpr void (*kLoops[])(T*, const T*, size_t) = {
+      loop<T, ReduceOp::sum>, loop<T, ReduceOp::prod>, loop<T, ReduceOp::max>,
+      loop<T, ReduceOp::min>};
+  kLoops[static_cast<size_t>(op)](static_cast<T*>(d), static_cast<const T*>(s), n);
 }
 
 void boolean(void* d, const void* s, size_t n, ReduceOp op) {
@@ -142,36 +135,24 @@ void check_reducible(DType t, ReduceOp op) {
 }
 
 void reduce_into(void* d, const void* s, size_t n, DType t, ReduceOp op) noexcept {
-  switch (t) {
-    case DType::boolean:
-      return boolean(d, s, n, op);
-    case DType::int8:
-      return typed<int8_t>(d, s, n, op);
-    case DType::int16:
-      return typed<int16_t>(d, s, n, op);
-    case DType::int32:
-      return typed<int32_t>(d, s, n, op);
-    case DType::int64:
-      return typed<int64_t>(d, s, n, op);
-    case DType::uint8:
-      return typed<uint8_t>(d, s, n, op);
-    case DType::uint16:
-      return typed<uint16_t>(d, s, n, op);
-    case DType::uint32:
-      return typed<uint32_t>(d, s, n, op);
-    case DType::uint64:
-      return typed<uint64_t>(d, s, n, op);
-    case DType::float16:
-      return half_like<half_to_float, float_to_half>(d, s, n, op);
-    case DType::bfloat16:
-      return half_like<bfloat_to_float, float_to_bfloat>(d, s, n, op);
-    case DType::float32:
-      return typed<float>(d, s, n, op);
-    case DType::float64:
-      return typed<double>(d, s, n, op);
-    case DType::complex64:
-      return complex64(d, s, n, op);
-  }
+  // Indexed by DType (declaration order in types.hpp).
+  constexpr void (*kKernels[])(void*, const void*, size_t, ReduceOp) = {
+      boolean,
+      typed<int8_t>,
+      typed<int16_t>,
+      typed<int32_t>,
+      typed<int64_t>,
+      typed<uint8_t>,
+      typed<uint16_t>,
+      typed<uint32_t>,
+      typed<uint64_t>,
+      half_like<half_to_float, float_to_half>,
+      half_like<bfloat_to_float, float_to_bfloat>,
+      typed<float>,
+      typed<double>,
+      complex64};
+  static_assert(std::size(kKernels) == static_cast<size_t>(DType::complex64) + 1);
+  kKernels[static_cast<size_t>(t)](d, s, n, op);
 }
 
 }  // namespace distkit::rt
