@@ -27,25 +27,10 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 const char* frame_op_name(FrameOp op) noexcept {
-  switch (op) {
-    case FrameOp::all_reduce:
-      return "all_reduce";
-    case FrameOp::all_gather:
-      return "all_gather";
-    case FrameOp::reduce_scatter:
-      return "reduce_scatter";
-    case FrameOp::broadcast:
-      return "broadcast";
-    case FrameOp::p2p:
-      return "send/recv";
-    case FrameOp::barrier:
-      return "barrier";
-    case FrameOp::split:
-      return "split";
-    case FrameOp::abort:
-      return "abort";
-  }
-  return "unknown";
+  constexpr const char* kNames[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                    "send/recv",  "barrier",    "split",          "abort"};
+  size_t i = static_cast<size_t>(op) - 1;  // FrameOp starts at 1
+  return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
 FrameBytes encode_frame(const FrameHeader& h) noexcept {
