@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include "distkit/util/random.hpp"
 
@@ -40,22 +41,8 @@ size_t parse_size(const std::string& text, const std::string& flag) {
   size_t digits = i;
   int shift = 0;
   if (digits > 0 && i + 1 == text.size()) {
-    switch (text[i]) {
-      case 'K':
-      case 'k':
-        shift = 10;
-        break;
-      case 'M':
-      case 'm':
-        shift = 20;
-        break;
-      case 'G':
-      case 'g':
-        shift = 30;
-        break;
-      default:
-        shift = -1;
-    }
+    size_t unit = std::string_view("KMGkmg").find(text[i]);
+    shift = unit == std::string_view::npos ? -1 : 10 * static_cast<int>(unit % 3 + 1);
     ++i;
   }
   if (digits == 0 || i != text.size() || shift < 0 || v >= (1ull << (50 - shift)))
