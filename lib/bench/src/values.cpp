@@ -52,48 +52,34 @@ void store(rt::DType t, void* base, size_t i, int64_t v) {
   auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
   switch (t) {
     case rt::DType::boolean:
-      put(static_cast<uint8_t>(v != 0));
-      break;
+      return put(static_cast<uint8_t>(v != 0));
     case rt::DType::int8:
-      put(static_cast<int8_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<int8_t>(v));
     case rt::DType::int16:
-      put(static_cast<int16_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<int16_t>(v));
     case rt::DType::int32:
-      put(static_cast<int32_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<int32_t>(v));
     case rt::DType::int64:
-      put(v);
-      break;
+      return put(v);
     case rt::DType::uint8:
-      put(static_cast<uint8_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<uint8_t>(v));
     case rt::DType::uint16:
-      put(static_cast<uint16_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<uint16_t>(v));
     case rt::DType::uint32:
-      put(static_cast<uint32_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<uint32_t>(v));
     case rt::DType::uint64:
-      put(static_cast<uint64_t>(static_cast<int64_t>(v)));
-      break;
+      return put(static_cast<uint64_t>(v));
     case rt::DType::float16:
-      put(rt::float_to_half(static_cast<float>(v)));
-      break;
+      return put(rt::float_to_half(static_cast<float>(v)));
     case rt::DType::bfloat16:
-      put(rt::float_to_bfloat(static_cast<float>(v)));
-      break;
+      return put(rt::float_to_bfloat(static_cast<float>(v)));
     case rt::DType::float32:
-      put(static_cast<float>(v));
-      break;
+      return put(static_cast<float>(v));
     case rt::DType::float64:
-      put(static_cast<double>(v));
-      break;
+      return put(static_cast<double>(v));
     case rt::DType::complex64: {
       float c[2] = {static_cast<float>(v), 2 * static_cast<float>(v)};
       std::memcpy(p, c, 8);
-      break;
     }
   }
 }
