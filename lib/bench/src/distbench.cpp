@@ -85,12 +85,9 @@ const char* test_name(Test t) {
 }
 
 bool parse_test(const std::string& name, Test& out) {
-  for (size_t i = 0; i < std::size(kNames); ++i)
-    if (name == kNames[i]) {
-      out = static_cast<Test>(i);
-      return true;
-    }
-  return false;
+  auto i = static_cast<size_t>(std::find(std::begin(kNames), std::end(kNames), name) - kNames);
+  if (i < std::size(kNames)) out = static_cast<Test>(i);
+  return i < std::size(kNames);
 }
 
 int run_distbench(const Options& o, rt::Group& g, std::ostream& out) {
