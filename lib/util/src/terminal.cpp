@@ -24,25 +24,9 @@ bool use_color(std::FILE* stream) {
 
 std::string colorize(std::string_view s, Color c, bool enabled) {
   if (!enabled) return std::string(s);
-  const char* code = "";
-  switch (c) {
-    case Color::red:
-      code = "\033[31m";
-      break;
-    case Color::yellow:
-      code = "\033[33m";
-      break;
-    case Color::green:
-      code = "\033[32m";
-      break;
-    case Color::bold:
-      code = "\033[1m";
-      break;
-    case Color::dim:
-      code = "\033[2m";
-      break;
-  }
-  return std::string(code) + std::string(s) + "\033[0m";
+  // Indexed by Color (declaration order in terminal.hpp).
+  constexpr const char* kCodes[] = {"\033[31m", "\033[33m", "\033[32m", "\033[1m", "\033[2m"};
+  return kCodes[static_cast<size_t>(c)] + std::string(s) + "\033[0m";
 }
 
 }  // namespace distkit
