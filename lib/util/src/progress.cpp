@@ -17,19 +17,10 @@ namespace distkit {
 namespace {
 
 std::string state_word(const HostProgress& h, std::string_view verb) {
-  switch (h.state) {
-    case HostState::waiting:
-      return "waiting";
-    case HostState::connecting:
-      return "connecting";
-    case HostState::working:
-      return std::string(verb);
-    case HostState::done:
-      return "done";
-    case HostState::failed:
-      return "failed";
-  }
-  return "";
+  if (h.state == HostState::working) return std::string(verb);
+  // Indexed by HostState (declaration order in progress.hpp).
+  constexpr const char* kWords[] = {"waiting", "connecting", "", "done", "failed"};
+  return kWords[static_cast<std::size_t>(h.state)];
 }
 
 // The one-line text `lines` mode prints for a state change.
