@@ -48,10 +48,6 @@ void resolve(const std::string& host, uint16_t port, bool passive, AddrList& out
   if (rc != 0) why = std::string("cannot resolve ") + host + ": " + gai_strerror(rc);
 }
 
-std::string errno_text(int e) {
-  return std::strerror(e);
-}
-
 int wait_fd(int fd, short events, Clock::time_point deadline) {
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -61,6 +57,26 @@ int wait_fd(int fd, short events, Clock::time_point deadline) {
     if (rc > 0) return 1;
     if (rc < 0 && errno != EINTR) return -1;
   }
+}
+
+// Moves n bytes by calling `step(offset, left)` (a recv or a send) until done,
+// waiting when the socket would block. A read of 0 means the peer closed.
+template <typename Step>
+std::string move_exact(int fd, size_t n, bool reading, Clock::time_point deadline, Step step) {
+  for (size_t off = 0; off < n;) {
+    ssize_t done = step(off, n - off);
+    if (done > 0) {
+      off += static_cast<size_t>(done);
+      continue;
+    }
+    if (done == 0 && reading) return "connection closed";
+    if (done < 0 && errno == EINTR) continue;
+    if (done < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return std::strerror(errno);
+    int w = wait_fd(fd, reading ? POLLIN : POLLOUT, deadline);
+    if (w == 0) return "timed out";
+    if (w < 0) return std::strerror(errno);
+  }
+  return {};
 }
 
 }  // namespace
@@ -76,14 +92,14 @@ int listen_on(const Endpoint& ep) {
     resolve(attempt == 0 ? ep.host : std::string(), ep.port, true, ai, why);
     if (!ai.head) continue;
     int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
-    if (fd < 0) throw Error(ErrorCode::system, "socket: " + errno_text(errno));
+    if (fd < 0) throw Error(ErrorCode::system, std::string("socket: ") + std::strerror(errno));
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     set_flags(fd);
     if (bind(fd, ai.head->ai_addr, ai.head->ai_addrlen) == 0 && listen(fd, 128) == 0) return fd;
     int e = errno;
     close_fd(fd);
-    why = "cannot listen on " + ep.host + ":" + std::to_string(ep.port) + ": " + errno_text(e);
+    why = "cannot listen on " + ep.host + ":" + std::to_string(ep.port) + ": " + std::strerror(e);
     if (e != EADDRNOTAVAIL) break;
   }
   throw Error(ErrorCode::config, why + "; free the port or change --starting-port");
@@ -95,12 +111,12 @@ int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why
   if (!ai.head) return -1;
   int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
   if (fd < 0) {
-    why = "socket: " + errno_text(errno);
+    why = std::string("socket: ") + std::strerror(errno);
     return -1;
   }
   set_flags(fd);
   if (connect(fd, ai.head->ai_addr, ai.head->ai_addrlen) != 0 && errno != EINPROGRESS) {
-    why = errno_text(errno);
+    why = std::strerror(errno);
     close_fd(fd);
     return -1;
   }
@@ -112,7 +128,7 @@ int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why
   else
     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
   if (err != 0) {
-    why = errno_text(err);
+    why = std::strerror(err);
     close_fd(fd);
     return -1;
   }
@@ -169,40 +185,16 @@ ssize_t recv_some(int fd, void* buf, size_t n) {
 
 std::string read_exact(int fd, void* buf, size_t n, Clock::time_point deadline) {
   auto* p = static_cast<unsigned char*>(buf);
-  while (n > 0) {
-    ssize_t got = recv_some(fd, p, n);
-    if (got > 0) {
-      p += got;
-      n -= static_cast<size_t>(got);
-      continue;
-    }
-    if (got == 0) return "connection closed";
-    if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
-    int w = wait_fd(fd, POLLIN, deadline);
-    if (w == 0) return "timed out";
-    if (w < 0) return errno_text(errno);
-  }
-  return {};
+  return move_exact(fd, n, true, deadline,
+                    [&](size_t off, size_t left) { return recv_some(fd, p + off, left); });
 }
 
 std::string write_exact(int fd, const void* buf, size_t n, Clock::time_point deadline) {
-  const auto* p = static_cast<const unsigned char*>(buf);
-  while (n > 0) {
-    iovec v{const_cast<unsigned char*>(p), std::min(n, kMaxIo)};
-    ssize_t put = send_vec(fd, &v, 1);
-    if (put > 0) {
-      p += put;
-      n -= static_cast<size_t>(put);
-      continue;
-    }
-    if (put < 0 && errno == EINTR) continue;
-    if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return errno_text(errno);
-    int w = wait_fd(fd, POLLOUT, deadline);
-    if (w == 0) return "timed out";
-    if (w < 0) return errno_text(errno);
-  }
-  return {};
+  auto* p = static_cast<unsigned char*>(const_cast<void*>(buf));
+  return move_exact(fd, n, false, deadline, [&](size_t off, size_t left) {
+    iovec v{p + off, std::min(left, kMaxIo)};
+    return send_vec(fd, &v, 1);
+  });
 }
 
 }  // namespace distkit::rt
