@@ -53,7 +53,7 @@ void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, D
 void broadcast_tree(Comm& c, unsigned char* data, size_t bytes, int root);
 void broadcast_chain(Comm& c, unsigned char* data, size_t bytes, int root);
 void dissemination_barrier(Comm& c);
-void p2p_send(Comm& c, const unsigned char* data, size_t bytes, int dst);
-void p2p_recv(Comm& c, unsigned char* data, size_t bytes, int src);
+void p2p_send(Comm& c, const unsigned char* data, size_t bytes, int dst, FrameOp op = FrameOp::p2p);
+void p2p_recv(Comm& c, unsigned char* data, size_t bytes, int src, FrameOp op = FrameOp::p2p);
 
 }  // namespace distkit::rt

@@ -25,16 +25,16 @@ void broadcast_chain(Comm& c, unsigned char* data, size_t bytes, int root) {
   x.run(FrameOp::broadcast);
 }
 
-void p2p_send(Comm& c, const unsigned char* data, size_t bytes, int dst) {
+void p2p_send(Comm& c, const unsigned char* data, size_t bytes, int dst, FrameOp op) {
   Transfers x(c);
   x.send(dst, data, bytes);
-  x.run(FrameOp::p2p);
+  x.run(op);
 }
 
-void p2p_recv(Comm& c, unsigned char* data, size_t bytes, int src) {
+void p2p_recv(Comm& c, unsigned char* data, size_t bytes, int src, FrameOp op) {
   Transfers x(c);
   x.recv(src, data, bytes);
-  x.run(FrameOp::p2p);
+  x.run(op);
 }
 
 }  // namespace distkit::rt

@@ -32,14 +32,10 @@ void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, D
   int vr;
   if (r < 2 * extra) {
     if (r % 2 == 0) {
-      Transfers x(c);
-      x.send(r + 1, data, bytes);
-      x.run(FrameOp::all_reduce);
+      p2p_send(c, data, bytes, r + 1, FrameOp::all_reduce);
       vr = -1;
     } else {
-      Transfers x(c);
-      x.recv(r - 1, scratch, bytes);
-      x.run(FrameOp::all_reduce);
+      p2p_recv(c, scratch, bytes, r - 1, FrameOp::all_reduce);
       reduce_into(data, scratch, count, t, op);
       vr = r / 2;
     }
@@ -55,12 +51,10 @@ void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, D
     }
   }
   if (r < 2 * extra) {
-    Transfers x(c);
     if (r % 2 == 0)
-      x.recv(r + 1, data, bytes);
+      p2p_recv(c, data, bytes, r + 1, FrameOp::all_reduce);
     else
-      x.send(r - 1, data, bytes);
-    x.run(FrameOp::all_reduce);
+      p2p_send(c, data, bytes, r - 1, FrameOp::all_reduce);
   }
 }
 
