@@ -21,7 +21,6 @@ struct Comm {
   std::vector<Conn>& link(int peer) const {
     return mesh.stripes(members[static_cast<size_t>(peer)]);
   }
-  int stripes(int peer) const { return static_cast<int>(link(peer).size()); }
   int wrap(long long r) const {
     long long n = size();
     return static_cast<int>(((r % n) + n) % n);

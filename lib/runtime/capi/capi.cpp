@@ -56,9 +56,8 @@ ReduceOp reduce_op(distkit_op op) {
   return static_cast<ReduceOp>(op);
 }
 
-distkit_status wrap(std::unique_ptr<distkit::rt::Group> g, distkit_group** out) {
+void wrap(std::unique_ptr<distkit::rt::Group> g, distkit_group** out) {
   *out = g ? new distkit_group{std::move(g)} : nullptr;
-  return DISTKIT_OK;
 }
 
 }  // namespace

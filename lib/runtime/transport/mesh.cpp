@@ -14,17 +14,13 @@
 namespace distkit::rt {
 
 Mesh::Mesh(const Config& cfg)
-    : rank_(cfg.rank),
-      stripes_(static_cast<size_t>(cfg.size())),
+    : stripes_(static_cast<size_t>(cfg.size())),
       timeout_(cfg.timeout),
       chunk_bytes_(cfg.chunk_bytes),
       small_bytes_(cfg.small_bytes),
       spin_(cfg.spin),
       heartbeat_file_(cfg.heartbeat_file) {
-  for (const auto& eps : cfg.endpoints) {
-    std::string h = eps.empty() ? "?" : eps[0].host;
-    hosts_.push_back(h);
-  }
+  for (const auto& eps : cfg.endpoints) hosts_.push_back(eps.empty() ? "?" : eps[0].host);
   beat();
 }
 

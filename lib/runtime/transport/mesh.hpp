@@ -31,7 +31,6 @@ class Mesh {
   Mesh(const Mesh&) = delete;
   Mesh& operator=(const Mesh&) = delete;
 
-  int rank() const { return rank_; }
   int size() const { return static_cast<int>(stripes_.size()); }
   std::chrono::milliseconds timeout() const { return timeout_; }
   size_t chunk_bytes() const { return chunk_bytes_; }
@@ -59,7 +58,6 @@ class Mesh {
   void beat();
 
  private:
-  int rank_;
   std::vector<std::vector<Conn>> stripes_;
   std::vector<std::string> hosts_;
   std::chrono::milliseconds timeout_;
