@@ -26,8 +26,6 @@ std::string last_line(std::string text) {
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
-}  // namespace
-
 std::string hpc_job_script(const HpcOptions& o, const HpcJob& job) {
   std::string runs;
   for (const auto& r : job.runs)
@@ -70,6 +68,8 @@ std::string parsable_job_id(const std::string& out) {
   std::string id = out.substr(0, std::min(nl, out.find(';')));
   return !id.empty() && id.find_first_not_of("0123456789") == std::string::npos ? id : "";
 }
+
+}  // namespace
 
 HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
   std::error_code ec;

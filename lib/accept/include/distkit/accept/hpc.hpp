@@ -41,12 +41,6 @@ struct HpcJob {
   std::filesystem::path dir;  // where job.sh and Slurm's output go
 };
 
-// The batch script for `job` (exposed for tests).
-std::string hpc_job_script(const HpcOptions& o, const HpcJob& job);
-
-// The sbatch command line for `job` (exposed for tests).
-std::vector<std::string> sbatch_argv(const HpcOptions& o, const HpcJob& job);
-
 struct HpcOutcome {
   std::string job_id;        // "" when sbatch did not submit it
   std::string error;         // sbatch (or scancel) failed: its last error line
