@@ -72,11 +72,7 @@ std::string parsable_job_id(const std::string& out) {
 }  // namespace
 
 HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
-  std::error_code ec;
-  std::filesystem::create_directories(job.dir, ec);
-  if (ec)
-    throw Error(job.dir.string(), "cannot create the HPC job's directory (" + ec.message() + ")",
-                "choose a writable --work-dir");
+  make_directory(job.dir, "HPC job's directory", "choose a writable --work-dir");
   write_file_atomic(job.dir / "job.sh", hpc_job_script(o, job), 0755);
   // sbatch --wait runs in a process group of its own, so Ctrl-C at the
   // terminal reaches only distaccept, which must not leave the job queued

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "distkit/launch/distlaunch.hpp"
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 
 namespace distkit::accept {
@@ -39,11 +40,7 @@ launch::LaunchOptions options_for(const ClusterAccess& a, const LaunchRequest& r
 
 LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) {
   LaunchOutcome out;
-  std::error_code ec;
-  std::filesystem::create_directories(request.dir, ec);
-  if (ec)
-    throw Error(request.dir.string(), "cannot create the run directory (" + ec.message() + ")",
-                "choose a writable --work-dir");
+  make_directory(request.dir, "run directory", "choose a writable --work-dir");
   auto log_path = request.dir / "distlaunch.log";
   std::FILE* log = std::fopen(log_path.c_str(), "w");
   if (!log) throw Error(log_path.string(), "cannot write", "choose a writable --work-dir");

@@ -5,6 +5,7 @@
 
 #include "distkit/accept/answers.hpp"
 #include "distkit/hostfile/hostfile.hpp"
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/shell_quote.hpp"
@@ -370,12 +371,7 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
     c.hpc = *options.hpc;
     c.hpc_ranks_per_node = check_hpc(c.hpc, task.ranks_per_host * static_cast<int>(c.hosts.size()));
   }
-  std::error_code ec;
-  fs::create_directories(options.work_dir, ec);
-  if (ec)
-    throw Error(options.work_dir.string(),
-                "cannot create the work directory (" + ec.message() + ")",
-                "choose a writable --work-dir");
+  make_directory(options.work_dir, "work directory", "choose a writable --work-dir");
   write_baseline_hostfile(c);
   Evidence e;
   try {

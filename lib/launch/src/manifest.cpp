@@ -116,11 +116,7 @@ std::string render_manifest(const ManifestInputs& in) {
 }
 
 std::filesystem::path write_manifest(const std::filesystem::path& dir, const ManifestInputs& in) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    throw Error(dir.string(), "cannot create the record directory (" + ec.message() + ")",
-                "choose a writable --record directory");
+  make_directory(dir, "record directory", "choose a writable --record directory");
   auto path = dir / "manifest.json";
   write_file_atomic(path, render_manifest(in));
   return path;

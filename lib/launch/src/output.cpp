@@ -2,8 +2,8 @@
 #include "distkit/launch/output.hpp"
 
 #include <algorithm>
-#include <system_error>
 
+#include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/terminal.hpp"
 
@@ -64,11 +64,7 @@ OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
       prefixes_.push_back("[" + std::to_string(r) + " " + rank_hosts[static_cast<size_t>(r)] +
                           "] ");
   if (!log_dir) return;
-  std::error_code ec;
-  std::filesystem::create_directories(*log_dir, ec);
-  if (ec)
-    throw UsageError(log_dir->string(), "cannot create the log directory (" + ec.message() + ")",
-                     "choose a writable --log-dir");
+  make_directory<UsageError>(*log_dir, "log directory", "choose a writable --log-dir");
   for (int r = 0; r < world_size; ++r) {
     auto path = *log_dir / ("rank-" + std::to_string(r) + ".log");
     std::FILE* f = std::fopen(path.c_str(), append ? "a" : "w");

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "distkit/util/error.hpp"
+
 namespace distkit {
 
 // Throws distkit::Error (subject = path) on any failure; the temporary file
@@ -17,5 +19,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 // Reads a whole file; throws UsageError naming the path when it is missing or
 // unreadable, and when it is larger than `max_bytes`.
 std::string read_file(const std::filesystem::path& path, size_t max_bytes = size_t(64) << 20);
+
+// Creates `dir` and its parents; else throws E(dir, "cannot create the <what> (<reason>)", remedy).
+template <typename E = Error>
+void make_directory(const std::filesystem::path& dir, const std::string& what,
+                    const std::string& remedy) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw E(dir.string(), "cannot create the " + what + " (" + ec.message() + ")", remedy);
+}
 
 }  // namespace distkit
