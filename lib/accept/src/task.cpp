@@ -148,16 +148,6 @@ struct Reader {
   }
 };
 
-// "line L, column C" (from 1, columns in bytes) of a byte offset.
-std::string position(std::string_view text, size_t offset) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    column = text[i] == '\n' ? 1 : column + 1;
-    line += text[i] == '\n';
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 }  // namespace
 
 Task parse_task(std::string_view text, std::string_view subject) {
@@ -168,7 +158,7 @@ Task parse_task(std::string_view text, std::string_view subject) {
   } catch (const json::exception& e) {
     auto* pe = dynamic_cast<const json::parse_error*>(&e);
     size_t offset = pe && pe->byte > 0 ? pe->byte - 1 : 0;
-    throw UsageError(std::string(subject), "invalid JSON at " + position(text, offset),
+    throw UsageError(std::string(subject), "invalid JSON at " + line_column(text, offset),
                      "fix the JSON syntax there");
   }
   if (!doc.is_object())

@@ -21,16 +21,6 @@ using json = nlohmann::json;
 
 namespace {
 
-// "line L, column C" of a 0-based byte offset (columns count bytes, from 1).
-std::string position(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  std::string_view before = text.substr(0, offset);
-  size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
-  size_t nl = before.rfind('\n');
-  size_t column = nl == std::string_view::npos ? offset + 1 : offset - nl;
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 std::string describe_byte(std::string_view text, size_t offset) {
   if (offset >= text.size()) return "end of file";
   unsigned char c = static_cast<unsigned char>(text[offset]);
@@ -95,7 +85,7 @@ void prescan(std::string_view text, std::string_view src) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '\0')
-      fail(src, "", "invalid JSON at " + position(text, i) + ": unexpected byte 0x00",
+      fail(src, "", "invalid JSON at " + line_column(text, i) + ": unexpected byte 0x00",
            "fix the JSON syntax there");
     if (in_string) {
       if (c == '\\')
@@ -108,7 +98,7 @@ void prescan(std::string_view text, std::string_view src) {
       if (++depth > kMaxJsonDepth)
         fail(src, "",
              "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " +
-                 position(text, i),
+                 line_column(text, i),
              "a hostfile nests 5 levels at most; check the file");
     } else if (c == ']' || c == '}') {
       --depth;
@@ -121,10 +111,10 @@ json parse_json(std::string_view text, std::string_view src) {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    fail(
-        src, "",
-        "invalid JSON at " + position(text, offset) + ": " + syntax_problem(text, offset, e.what()),
-        "fix the JSON syntax there");
+    fail(src, "",
+         "invalid JSON at " + line_column(text, offset) + ": " +
+             syntax_problem(text, offset, e.what()),
+         "fix the JSON syntax there");
   } catch (const json::exception&) {
     fail(src, "", "invalid JSON: a number is out of range",
          "a hostfile holds only strings, lists, objects and null");

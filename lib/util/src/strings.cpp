@@ -70,6 +70,16 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string line_column(std::string_view text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n';
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   std::iota(prev.begin(), prev.end(), size_t(0));

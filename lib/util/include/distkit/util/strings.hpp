@@ -20,8 +20,8 @@ std::string first_line(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // "2.4 s": a duration for people, to a tenth of a second.
 std::string seconds_text(double seconds);
-// Levenshtein distance, for "did you mean" suggestions.
-size_t edit_distance(std::string_view a, std::string_view b);
+// "line L, column C" (from 1, columns in bytes) of a byte offset into `text`.
+std::string line_column(std::string_view text, size_t offset);
 // The candidate closest to `word` when it is within 2 edits, else "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 // The remedy for an unknown name: `did you mean "<closest>"?` when a
