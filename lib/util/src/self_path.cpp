@@ -1,5 +1,7 @@
 #include "distkit/util/self_path.hpp"
 
+#include "distkit/util/strings.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,15 +48,10 @@ std::optional<std::string> executable_file(const std::filesystem::path& p) {
 std::optional<std::string> find_on_path(std::string_view name, std::string_view path) {
   if (name.empty()) return std::nullopt;
   if (name.find('/') != std::string_view::npos) return executable_file(std::string(name));
-  size_t at = 0;
-  while (true) {
-    size_t colon = path.find(':', at);
-    std::string_view dir = path.substr(at, colon == std::string_view::npos ? colon : colon - at);
-    std::filesystem::path candidate(dir.empty() ? std::string(".") : std::string(dir));
-    if (auto found = executable_file(candidate / std::string(name))) return found;
-    if (colon == std::string_view::npos) return std::nullopt;
-    at = colon + 1;
-  }
+  for (const auto& dir : split(path, ':'))  // an empty entry is the current directory
+    if (auto found = executable_file(std::filesystem::path(dir.empty() ? "." : dir) / name))
+      return found;
+  return std::nullopt;
 }
 
 std::string path_env() {
