@@ -54,7 +54,7 @@ LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) 
     out.exit_code = result.exit_code;
     out.interrupted = result.interrupted;
   } catch (const Error& e) {
-    out.error = "distlaunch: " + describe(e);
+    out.error = std::string("distlaunch: ") + e.what();
     out.exit_code = static_cast<int>(e.exit_code());
     std::fprintf(log, "%s\n", format_error_line("distlaunch", e).c_str());
   }

@@ -16,10 +16,6 @@ Error::Error(std::string subject, std::string problem, std::string remedy, ExitC
       remedy_(std::move(remedy)),
       code_(code) {}
 
-std::string describe(const Error& e) {
-  return e.what();
-}
-
 std::string format_error_line(std::string_view tool, const Error& e) {
   return fmt::format("{}: error: {}", tool, e.what());
 }

@@ -13,7 +13,7 @@ std::string error_of(const std::string& text) {
   try {
     parse_task(text, "task.json");
   } catch (const UsageError& e) {
-    return describe(e);
+    return e.what();
   }
   return "no error";
 }

@@ -39,7 +39,7 @@ TEST_CASE("a malformed Slurm node list is refused", "[launch][slurm]") {
     expand_slurm_nodelist("n[1-3");
     FAIL("no error");
   } catch (const UsageError& e) {
-    CHECK(describe(e) ==
+    CHECK(std::string(e.what()) ==
           "SLURM_JOB_NODELIST: cannot expand 'n[1-3': unbalanced '['; give the hosts with "
           "--hosts or --hostfile");
   }
@@ -51,7 +51,7 @@ std::string usage_text_of(F f) {
   try {
     f();
   } catch (const UsageError& e) {
-    return describe(e);
+    return e.what();
   }
   return "no error";
 }

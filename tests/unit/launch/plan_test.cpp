@@ -35,7 +35,7 @@ std::string usage_error_text(const std::function<void()>& f) {
   try {
     f();
   } catch (const UsageError& e) {
-    return describe(e);
+    return e.what();
   }
   return "<no error>";
 }

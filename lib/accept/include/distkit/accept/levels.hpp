@@ -30,7 +30,7 @@ struct Check {
   std::string kind;     // a failing check's stable tag (distaccept(1), JSON OUTPUT)
   std::string what;     // what was found
   std::string more;     // where to look or what to do ("" for nothing)
-  // The report's line, "<subject>: <what>; <more>" (distkit::describe).
+  // The report's line, "<subject>: <what>; <more>" (as Error::what() is).
   std::string text() const;
 };
 

@@ -23,6 +23,7 @@ enum class ExitCode : int {
   interrupted = 130  // SIGINT (128 + 2)
 };
 
+// what() is "<subject>: <problem>; <remedy>" (parts omitted when empty).
 class Error : public std::runtime_error {
  public:
   Error(std::string subject, std::string problem, std::string remedy = {},
@@ -56,9 +57,6 @@ class PeerIoError : public Error {
  public:
   using Error::Error;
 };
-
-// "<subject>: <problem>; <remedy>" (parts omitted when empty).
-std::string describe(const Error& e);
 
 // The single line printed by a tool's catch site, without trailing newline.
 std::string format_error_line(std::string_view tool, const Error& e);
