@@ -187,13 +187,12 @@ struct CycleEnum {
   std::vector<Ring> found;
   std::set<std::vector<int>> seen;
 
-  void record(int start) {
+  void record() {
     if (path.size() < 2) return;
     std::vector<int> key = path;
     std::sort(key.begin(), key.end());
     if (!seen.insert(key).second) return;
     found.push_back({path, ring_width(c, path)});
-    (void)start;
   }
 
   // Cycles whose smallest host is `start`: only hosts > start are visited.
@@ -201,7 +200,7 @@ struct CycleEnum {
     if (--budget < 0) return;
     for (int j = 0; j < n; ++j) {
       if (c[size_t(cur)][size_t(j)] <= 0) continue;
-      if (j == start) record(start);
+      if (j == start) record();
       if (j > start && !on_path[size_t(j)]) {
         path.push_back(j);
         on_path[size_t(j)] = true;
