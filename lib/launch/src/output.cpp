@@ -58,14 +58,12 @@ OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
                        const std::vector<std::string>& rank_hosts,
                        const std::optional<std::filesystem::path>& log_dir, bool append)
     : out_(out), err_(err) {
-  const int world_size = static_cast<int>(rank_hosts.size());
   if (tag)
-    for (int r = 0; r < world_size; ++r)
-      prefixes_.push_back("[" + std::to_string(r) + " " + rank_hosts[static_cast<size_t>(r)] +
-                          "] ");
+    for (size_t r = 0; r < rank_hosts.size(); ++r)
+      prefixes_.push_back("[" + std::to_string(r) + " " + rank_hosts[r] + "] ");
   if (!log_dir) return;
   make_directory<UsageError>(*log_dir, "log directory", "choose a writable --log-dir");
-  for (int r = 0; r < world_size; ++r) {
+  for (size_t r = 0; r < rank_hosts.size(); ++r) {
     auto path = *log_dir / ("rank-" + std::to_string(r) + ".log");
     std::FILE* f = std::fopen(path.c_str(), append ? "a" : "w");
     if (!f) {
