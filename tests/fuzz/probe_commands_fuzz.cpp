@@ -37,7 +37,6 @@ namespace {
   for (const auto& p : ports) {
     require_field(p.name, in);
     require_field(p.device, in);
-    require_field(p.mac, in);
     // A listed Thunderbolt port with a device is found by its receptacle.
     if (p.name.rfind("Thunderbolt ", 0) == 0 && !p.device.empty() && p.name.size() > 12)
       require(pr::thunderbolt_interface(ports, p.name.substr(12)).has_value());
@@ -51,7 +50,6 @@ namespace {
   for (const auto& d : devs) {
     require(!d.name.empty());
     require_field(d.name, in);
-    require_field(d.guid, in);
   }
 }
 

@@ -10,11 +10,9 @@ std::vector<HardwarePort> parse_hardware_ports(std::string_view text) {
   for (std::string_view raw : split_lines(text)) {
     std::string_view line = trim(raw);
     if (line.starts_with("Hardware Port:")) {
-      out.push_back({std::string(trim(line.substr(14))), {}, {}});
+      out.push_back({std::string(trim(line.substr(14))), {}});
     } else if (line.starts_with("Device:") && !out.empty() && out.back().device.empty()) {
       out.back().device = std::string(trim(line.substr(7)));
-    } else if (line.starts_with("Ethernet Address:") && !out.empty()) {
-      out.back().mac = std::string(trim(line.substr(17)));
     } else if (line.starts_with("VLAN Configurations")) {
       break;
     }

@@ -48,7 +48,7 @@ void add_rdma(HostInfo& h, const Capture& c) {
   if (auto* s = c.ok("ibv_devinfo")) h.rdma_ports = parse_ibv_devinfo(s->output);
   if (auto* s = c.ok("infiniband_sysfs")) {
     for (auto& p : parse_linux_infiniband(s->output)) {
-      if (!h.has_rdma_device(p.device)) h.rdma_devices.push_back({p.device, {}});
+      if (!h.has_rdma_device(p.device)) h.rdma_devices.push_back({p.device});
       h.rdma_ports.push_back(p);
     }
   }

@@ -21,7 +21,7 @@ std::vector<RdmaDevice> parse_ibv_devices(std::string_view text) {
   for (std::string_view line : split_lines(text)) {
     auto w = split_words(line);
     if (w.empty() || w[0] == "device" || w[0].find_first_not_of('-') == std::string::npos) continue;
-    out.push_back({w[0], w.size() > 1 ? w[1] : std::string()});
+    out.push_back({w[0]});
   }
   return out;
 }

@@ -20,19 +20,6 @@ std::string str_field(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool has_rdma_service(const json& item) {
-  auto it = item.find("services_title");
-  if (it == item.end() || !it->is_array()) return false;
-  for (const auto& svc : *it) {
-    if (!svc.is_object()) continue;
-    auto id = svc.find("protocol_id_key");
-    if (id != svc.end() &&
-        ((id->is_number() && *id == 64087) || (id->is_string() && *id == "64087")))
-      return true;
-  }
-  return false;
-}
-
 // Walks `_items` recursively (docks nest peers deeper); bounded depth so a
 // hostile document cannot exhaust the stack.
 void walk_items(const json& parent, int depth, TbPort& port) {
@@ -43,9 +30,7 @@ void walk_items(const json& parent, int depth, TbPort& port) {
     if (!item.is_object()) continue;
     port.connected = true;
     std::string uuid = str_field(item, "domain_uuid_key");
-    if (!uuid.empty())
-      port.peers.push_back({uuid, str_field(item, "_name"), str_field(item, "device_name_key"),
-                            depth, has_rdma_service(item)});
+    if (!uuid.empty()) port.peers.push_back({uuid});
     walk_items(item, depth + 1, port);
   }
 }

@@ -24,7 +24,6 @@ TEST_CASE("M5 Max: Thunderbolt ports map to en1, en6, en2 (not computable)") {
   CHECK(tb(p, "3") == "en2");
   CHECK(p[1].name == "Thunderbolt Bridge");
   CHECK(p[1].device == "bridge0");
-  CHECK(p[1].mac == "02:00:00:00:00:01");
 }
 
 TEST_CASE("M4 mini listing with a gap has no Thunderbolt 3") {
@@ -39,7 +38,6 @@ TEST_CASE("trimmed listings without Ethernet Address lines still map ports") {
   auto s = load("networksetup_m3ultra_studio_6tb_no_bridge_trimmed.txt");
   CHECK(tb(s, "1") == "en2");
   CHECK(tb(s, "6") == "en7");
-  CHECK(s[0].mac.empty());
   auto m = load("networksetup_m4max_mbp_3tb_no_bridge_trimmed.txt");
   CHECK(tb(m, "3") == "en3");
   for (auto& port : m) CHECK(port.device != "bridge0");

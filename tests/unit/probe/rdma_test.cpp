@@ -26,9 +26,6 @@ TEST_CASE("ibv_devices lists devices in the order printed, whatever the layout")
         V{"rdma_en2", "rdma_en3", "rdma_en4"});
   CHECK(names("ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt") ==
         V{"rdma_en1", "rdma_en6", "rdma_en2"});
-  auto d =
-      parse_ibv_devices(read_data("probe/ibv_devices_m5max_mbp_B_rdma_enabled_anonymized.txt"));
-  CHECK(d[1].guid == "0000000000000002");
 }
 
 TEST_CASE("ibv_devices with RDMA disabled, or on TB4, lists nothing") {

@@ -27,9 +27,6 @@ TEST_CASE("M3 Ultra Studio: six ports, the MacBook on receptacle 2, a drive on 4
   REQUIRE(p2);
   REQUIRE(p2->peers.size() == 1);
   CHECK(p2->peers[0].domain_uuid == "817DCFA4-B481-4100-80FC-91C7AA969F0B");
-  CHECK(p2->peers[0].model == "Mac17,7");
-  CHECK(p2->peers[0].depth == 1);
-  CHECK(p2->peers[0].rdma_service);
   CHECK(p2->linked_gbps() == 80);
   auto* p4 = port(r, "4");
   REQUIRE(p4);
@@ -56,20 +53,18 @@ TEST_CASE("MacBook A (RDMA disabled): peer on receptacle 2, a dock on 3 without 
   auto* p2 = port(r, "2");
   REQUIRE(p2);
   REQUIRE(p2->peers.size() == 1);
-  CHECK(p2->peers[0].rdma_service);  // B, the peer, has RDMA enabled
   auto* p3 = port(r, "3");
   REQUIRE(p3);
   CHECK(p3->peers.empty());
   CHECK(p3->connected);
 }
 
-TEST_CASE("MacBook B (RDMA enabled) sees A without the RDMA service") {
+TEST_CASE("MacBooks A and B each list the other's port as the peer") {
   auto a = load("system_profiler_tb_m5max_mbp_A_rdma_disabled_anonymized.json");
   auto b = load("system_profiler_tb_m5max_mbp_B_rdma_enabled_anonymized.json");
   auto* bp = port(b, "2");
   REQUIRE(bp);
   REQUIRE(bp->peers.size() == 1);
-  CHECK_FALSE(bp->peers[0].rdma_service);
   CHECK(bp->peers[0].domain_uuid == port(a, "2")->domain_uuid);
   CHECK(port(a, "2")->peers[0].domain_uuid == bp->domain_uuid);
   CHECK(port(b, "3")->linked_gbps() == 40);
@@ -81,7 +76,6 @@ TEST_CASE("a peer behind a dock is found one level deeper") {
   REQUIRE(r.ports.size() == 1);
   REQUIRE(r.ports[0].peers.size() == 1);
   CHECK(r.ports[0].peers[0].domain_uuid == "F74D8F9B-DCDF-40D4-A428-3A3674BCB3F4");
-  CHECK(r.ports[0].peers[0].depth == 2);
 }
 
 TEST_CASE("buses without domain_uuid_key are skipped") {

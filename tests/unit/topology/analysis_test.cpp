@@ -55,7 +55,7 @@ TEST_CASE("a host without its rdma device needs Recovery; auto falls back to rin
 TEST_CASE("only the devices of used links count, not any rdma_ device") {
   auto hosts = ring4();
   // c keeps rdma_en4/en5 (unused ports) but loses the ones on its ring links.
-  hosts[2].rdma_devices = {{"rdma_en4", {}}, {"rdma_en5", {}}};
+  hosts[2].rdma_devices = {{"rdma_en4"}, {"rdma_en5"}};
   auto a = analyze(build_topology(hosts), hosts);
   CHECK_FALSE(a.ring_rdma.ready());
   CHECK(choose_backend(a) == Choice::ring);

@@ -36,8 +36,8 @@ inline probe::HostInfo mac(const std::string& name, int ports, bool rdma = true)
     tp.speed = "Up to 120 Gb/s";
     h.thunderbolt.ports.push_back(tp);
     std::string dev = "en" + std::to_string(p + 1);
-    h.hardware_ports.push_back({"Thunderbolt " + std::to_string(p), dev, {}});
-    if (rdma) h.rdma_devices.push_back({"rdma_" + dev, {}});
+    h.hardware_ports.push_back({"Thunderbolt " + std::to_string(p), dev});
+    if (rdma) h.rdma_devices.push_back({"rdma_" + dev});
   }
   h.en0_address = "10.0.0." + std::to_string(name.size());
   return h;
@@ -51,8 +51,8 @@ inline void cable(probe::HostInfo& x, int pa, probe::HostInfo& y, int pb,
   auto& py = y.thunderbolt.ports[size_t(pb - 1)];
   px.speed = py.speed = speed;
   px.connected = py.connected = true;
-  px.peers.push_back({py.domain_uuid, "Mac", "Mac15,14", 1, true});
-  if (both) py.peers.push_back({px.domain_uuid, "Mac", "Mac15,14", 1, true});
+  px.peers.push_back({py.domain_uuid});
+  if (both) py.peers.push_back({px.domain_uuid});
 }
 
 }  // namespace distkit::test

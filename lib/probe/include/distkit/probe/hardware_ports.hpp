@@ -14,7 +14,6 @@ namespace distkit::probe {
 struct HardwarePort {
   std::string name;    // "Thunderbolt 1", "Wi-Fi", "Thunderbolt Bridge"
   std::string device;  // "en2", "bridge0"
-  std::string mac;     // "Ethernet Address:", empty when absent
 };
 
 // Never throws; lines that do not fit the format are ignored.

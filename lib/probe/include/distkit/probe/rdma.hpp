@@ -16,7 +16,6 @@ namespace distkit::probe {
 
 struct RdmaDevice {
   std::string name;  // "rdma_en2"
-  std::string guid;
 };
 std::vector<RdmaDevice> parse_ibv_devices(std::string_view text);
 

@@ -18,11 +18,7 @@ namespace distkit::probe {
 
 // A Mac seen at the other end of a cable (possibly behind a dock or hub).
 struct TbPeer {
-  std::string domain_uuid;    // the peer's port UUID
-  std::string name;           // "_name", e.g. "Mac Studio"
-  std::string model;          // "device_name_key", e.g. "Mac15,14"
-  int depth = 1;              // 1: directly cabled; 2+: behind a dock/hub
-  bool rdma_service = false;  // services_title lists protocol 64087 (a hint)
+  std::string domain_uuid;  // the peer's port UUID
 };
 
 struct TbPort {
