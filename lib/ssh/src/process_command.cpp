@@ -20,9 +20,10 @@
 namespace distkit::ssh::detail {
 
 using namespace distkit::posix;  // Fd, make_pipe, set_nonblock, spawn_in_new_group
-namespace {
-
+// At namespace scope, not in the anonymous namespace: session_io.hpp has
+// the same alias, and a unity build may put both in one translation unit.
 using Clock = std::chrono::steady_clock;
+namespace {
 // After the child exited, how long a background process may keep its
 // stdout/stderr open before we stop waiting for EOF.
 constexpr auto kExitGrace = std::chrono::milliseconds(200);

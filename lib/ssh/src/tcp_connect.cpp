@@ -17,9 +17,10 @@
 namespace distkit::ssh::detail {
 
 using namespace distkit::posix;  // set_cloexec_nonblock
-namespace {
-
+// At namespace scope, not in the anonymous namespace: session_io.hpp has
+// the same alias, and a unity build may put both in one translation unit.
 using Clock = std::chrono::steady_clock;
+namespace {
 
 std::string numeric_host(const sockaddr* sa, socklen_t len) {
   char buf[NI_MAXHOST] = {};
