@@ -79,6 +79,7 @@ std::string line_column(std::string_view text, size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+namespace {
 // Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -91,6 +92,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return prev[b.size()];
 }
+}  // namespace
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;

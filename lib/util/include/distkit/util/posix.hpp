@@ -79,8 +79,8 @@ inline void drain_pipe(int fd) {
   }
 }
 
-// Writes all of `data` to a blocking `fd`, again after EINTR. False (errno
-// set) when a write fails or writes nothing.
+// Writes all of `data` to a blocking `fd`, again after EINTR. False when a
+// write fails (errno says why) or writes nothing (errno is not set then).
 inline bool write_all(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
