@@ -321,34 +321,26 @@ int RankWrapper::run() {
   finish(code);
 }
 
-bool parse_long(const char* s, long& out) {
-  auto v = distkit::parse_digits(s, 18);
-  if (v) out = *v;
-  return v.has_value();
-}
-
-// The start request's arguments (RANK first); false with a message on a
-// bad one. The protocol was checked once, by the agent's own command line.
-bool parse_args(int argc, char** argv, Args& a, std::string& why) {
-  if (argc < 6) {
-    why = "distkit-agent: too few arguments; it is started by distlaunch, not by hand";
-    return false;
-  }
+// The start request's arguments (RANK first) in `a`; else the problem
+// with them. The protocol was checked once, by the agent's own command line.
+const char* parse_args(int argc, char** argv, Args& a) {
+  if (argc < 6) return "too few arguments";
+  const int at = 6;
+  auto grace = distkit::parse_digits(argv[1], 18),
+       cwd_required = distkit::parse_digits(argv[3], 18),
+       forward_stdin = distkit::parse_digits(argv[4], 18),
+       nfiles = distkit::parse_digits(argv[5], 18);
+  if (!grace || !cwd_required || !forward_stdin || !nfiles || *nfiles > 1000 ||
+      argc < at + 3 * *nfiles + 1)
+    return "malformed arguments";
   a.rank = argv[0];
-  long flag = 0, nfiles = 0;
-  bool ok = parse_long(argv[1], a.grace_ticks) && parse_long(argv[3], flag);
+  a.grace_ticks = *grace;
   a.cwd = argv[2];
-  a.cwd_required = flag != 0;
-  ok = ok && parse_long(argv[4], flag) && parse_long(argv[5], nfiles);
-  a.forward_stdin = flag != 0;
-  int at = 6;
-  if (!ok || nfiles > 1000 || argc < at + 3 * nfiles + 1) {
-    why = "distkit-agent: malformed arguments; it is started by distlaunch, not by hand";
-    return false;
-  }
-  for (long i = 0; i < 3 * nfiles; ++i) a.files.push_back(argv[at++]);
-  for (; at < argc; ++at) a.command.push_back(argv[at]);
-  return true;
+  a.cwd_required = *cwd_required != 0;
+  a.forward_stdin = *forward_stdin != 0;
+  a.files.assign(argv + at, argv + at + 3 * *nfiles);
+  a.command.assign(argv + at + 3 * *nfiles, argv + argc);
+  return nullptr;
 }
 
 }  // namespace
@@ -360,9 +352,11 @@ int run_rank(int argc, char** argv, long heartbeat_limit, int status_fd) {
   g_status = status_fd;
   Args a;
   a.hb_limit = heartbeat_limit;
-  std::string why;
-  if (!parse_args(argc, argv, a, why)) {
-    std::fprintf(stderr, "distlaunch: rank %s: %s\n", argc >= 1 ? argv[0] : "?", why.c_str());
+  if (const char* problem = parse_args(argc, argv, a)) {
+    std::fprintf(
+        stderr,
+        "distlaunch: rank %s: distkit-agent: %s; it is started by distlaunch, not by hand\n",
+        argc >= 1 ? argv[0] : "?", problem);
     return 126;
   }
   if (!catch_loop_signals()) return 126;
