@@ -38,6 +38,7 @@ namespace distkit_agent {
 namespace {
 
 namespace af = distkit::agent_frames;
+namespace posix = distkit::posix;
 
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
 constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
@@ -253,22 +254,18 @@ void Agent::start(long id, const std::string& request) {
                125);
     return;
   }
-  int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1}, ptold[2] = {-1, -1};
-  if (pipe(pin) != 0 || pipe(pout) != 0 || pipe(perr) != 0 || pipe(ptold) != 0) {
-    int saved = errno;
-    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0], ptold[1]})
-      if (fd >= 0) close(fd);
-    fail_start(id, std::string("cannot create pipes: ") + std::strerror(saved), 126);
-    return;
-  }
+  posix::Fd in_r, in_w, out_r, out_w, err_r, err_w, told_r, told_w;  // close-on-exec
+  if (!posix::make_pipe(in_r, in_w) || !posix::make_pipe(out_r, out_w) ||
+      !posix::make_pipe(err_r, err_w) || !posix::make_pipe(told_r, told_w))
+    return fail_start(id, std::string("cannot create pipes: ") + std::strerror(errno), 126);
   pid_t pid = fork_child();
   if (pid == 0) {
     setrlimit(RLIMIT_NOFILE, &g_nofile);  // the rank gets what a channel of its own would
-    dup2(pin[0], 0);
-    dup2(pout[1], 1);
-    dup2(perr[1], 2);
-    for (int fd : {pin[0], pin[1], pout[0], pout[1], perr[0], perr[1], ptold[0]}) close(fd);
-    set_cloexec_nonblock(ptold[1]);  // the rank does not inherit it
+    dup2(in_r.get(), 0);
+    dup2(out_w.get(), 1);
+    dup2(err_w.get(), 2);
+    for (posix::Fd* fd : {&in_r, &in_w, &out_r, &out_w, &err_r, &err_w, &told_r}) fd->reset();
+    posix::set_nonblock(told_w.get());  // close-on-exec: the rank does not inherit it
     close_loop_fds();
     for (const auto& e : env) {
       std::size_t eq = e.find('=');
@@ -279,22 +276,17 @@ void Agent::start(long id, const std::string& request) {
     argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, ptold[1]));
+    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, told_w.get()));
   }
-  for (int fd : {pin[0], pout[1], perr[1], ptold[1]}) close(fd);
-  if (pid < 0) {
-    int saved = errno;
-    for (int fd : {pin[1], pout[0], perr[0], ptold[0]}) close(fd);
-    fail_start(id, std::string("cannot fork: ") + std::strerror(saved), 126);
-    return;
-  }
+  // The child's ends close as this returns.
+  if (pid < 0) return fail_start(id, std::string("cannot fork: ") + std::strerror(errno), 126);
   WrapperChild w;
   w.pid = pid;
-  w.in = pin[1];
-  w.out = pout[0];
-  w.err = perr[0];
-  w.told = ptold[0];
-  for (int fd : {w.in, w.out, w.err, w.told}) set_cloexec_nonblock(fd);
+  w.in = in_w.release();
+  w.out = out_r.release();
+  w.err = err_r.release();
+  w.told = told_r.release();
+  for (int fd : {w.in, w.out, w.err, w.told}) posix::set_nonblock(fd);
   wrappers_.emplace(id, std::move(w));
 }
 
@@ -397,8 +389,8 @@ void Agent::start_dump(long id, bool final) {
     none = "the rank has ended";
   else if (w->second.rank <= 0)
     none = "the rank has not started yet";
-  int p[2] = {-1, -1};
-  if (none.empty() && pipe(p) != 0)
+  posix::Fd pipe_r, pipe_w;
+  if (none.empty() && !posix::make_pipe(pipe_r, pipe_w))
     none = std::string("cannot create a pipe: ") + std::strerror(errno);
   if (!none.empty()) return emit('B', id, none);
   const pid_t group = w->second.rank;
@@ -408,20 +400,17 @@ void Agent::start_dump(long id, bool final) {
     int null = open("/dev/null", O_RDWR);
     dup2(null, 0);
     dup2(null, 1);
-    for (int fd : {null, p[0]}) close(fd);
+    close(null);
+    pipe_r.reset();
     close_loop_fds();
     const double deadline = now_seconds() + static_cast<double>(distkit::kStackDumpLimit);
-    write_all(p[1], dump_stacks(group, final, deadline));
+    write_all(pipe_w.get(), dump_stacks(group, final, deadline));
     _exit(0);
   }
-  close(p[1]);
-  if (pid < 0) {
-    close(p[0]);
-    none = std::string("cannot fork: ") + std::strerror(errno);
-    return emit('B', id, none);
-  }
-  set_cloexec_nonblock(p[0]);
-  dumpers_[pid] = Dumper{id, p[0], {}};
+  // The write end closes as this returns.
+  if (pid < 0) return emit('B', id, std::string("cannot fork: ") + std::strerror(errno));
+  posix::set_nonblock(pipe_r.get());
+  dumpers_[pid] = Dumper{id, pipe_r.release(), {}};
 }
 
 void Agent::read_dump(pid_t pid) {
