@@ -75,10 +75,14 @@ class RankWrapper {
     if (!dir_.empty()) remove_tree(dir_);
     _exit(code);
   }
-  void reap() {
-    if (have_status_ || pid_ <= 0) return;
+  // Collects the rank's status when it has ended (with `flags` 0: waits for
+  // it). False when there is nothing to wait for or waitpid failed (not EINTR).
+  bool reap(int flags = WNOHANG) {
+    if (have_status_ || pid_ <= 0) return false;
     int st = 0;
-    if (waitpid(pid_, &st, WNOHANG) == pid_) have_status_ = true, status_ = st;
+    pid_t w = waitpid(pid_, &st, flags);
+    if (w == pid_) have_status_ = true, status_ = st;
+    return w >= 0 || errno == EINTR;
   }
   // Waits up to `seconds` for stdin, the rank's stdin pipe or a signal;
   // reads and writes what is ready.
@@ -307,13 +311,7 @@ int RankWrapper::run() {
   // The rank has ended or was stopped: whatever it left in its group is
   // stopped before we leave, and we exit as a shell would for it.
   stop_group();
-  while (!have_status_) {
-    int st = 0;
-    pid_t w = waitpid(pid_, &st, 0);
-    if (w == pid_)
-      have_status_ = true, status_ = st;
-    else if (w < 0 && errno != EINTR)
-      break;
+  while (reap(0)) {
   }
   int code = !have_status_          ? 0
              : WIFSIGNALED(status_) ? 128 + WTERMSIG(status_)
