@@ -43,27 +43,6 @@ std::vector<std::string> native_tool(pid_t pid, [[maybe_unused]] std::string& fi
   return {};
 }
 
-// The tool's report on `pid`, and a note when it had to be stopped.
-std::string run_tool(const std::vector<std::string>& argv, const std::string& file, pid_t pid,
-                     double deadline, std::string& note) {
-  double until =
-      std::min(deadline, now_seconds() + static_cast<double>(distkit::kStackToolTimeout));
-  ProgramRun run = run_program(argv, "", true, until, kMaxBytesPerProcess);
-  std::string out = run.out;
-  if (!file.empty()) {
-    out = read_file(file, kMaxBytesPerProcess) + (out.empty() ? "" : "\n" + out);
-    unlink(file.c_str());
-  }
-  // Whether killed at its deadline or ended on its own, a ptrace tool can
-  // leave the process stopped (a SIGSTOP of its attach still pending at
-  // the detach): a dump must never freeze a rank, nor keep a Python one
-  // from running faulthandler after it.
-  kill(pid, SIGCONT);
-  if (!run.finished) note = "(" + argv[0] + " did not finish in time; stopped)\n";
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
-
 // gdb's report without its chatter (libthread_db, auto-load advice,
 // source lines, detaching): the "Thread" and "#N" lines; all of it when it
 // has none (it could not attach: the reason is in there).
@@ -79,6 +58,28 @@ std::string gdb_frames(const std::string& out) {
   if (kept.empty()) return out;
   kept.pop_back();
   return kept;
+}
+
+// The tool's report on `pid` (gdb's without its chatter), and a note when
+// it had to be stopped.
+std::string run_tool(const std::vector<std::string>& argv, const std::string& file, pid_t pid,
+                     double deadline) {
+  double until =
+      std::min(deadline, now_seconds() + static_cast<double>(distkit::kStackToolTimeout));
+  ProgramRun run = run_program(argv, "", true, until, kMaxBytesPerProcess);
+  std::string out = run.out;
+  if (!file.empty()) {
+    out = read_file(file, kMaxBytesPerProcess) + (out.empty() ? "" : "\n" + out);
+    unlink(file.c_str());
+  }
+  // Whether killed at its deadline or ended on its own, a ptrace tool can
+  // leave the process stopped (a SIGSTOP of its attach still pending at
+  // the detach): a dump must never freeze a rank, nor keep a Python one
+  // from running faulthandler after it.
+  kill(pid, SIGCONT);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return (argv[0] == "gdb" ? gdb_frames(out) : out) + "\n" +
+         (run.finished ? "" : "(" + argv[0] + " did not finish in time; stopped)\n");
 }
 
 }  // namespace
@@ -104,10 +105,8 @@ std::string dump_stacks(pid_t pgid, bool final, double deadline) {
       return "no stack tool on this host: install elfutils (eu-stack) or gdb\n";
 #endif
     }
-    std::string note;
-    std::string out = run_tool(tool, file, m.pid, deadline, note);
     text += "pid " + std::to_string(m.pid) + " (" + m.name + "), " + tool[0] + ":\n";
-    text += (tool[0] == "gdb" ? gdb_frames(out) : out) + "\n" + note;
+    text += run_tool(tool, file, m.pid, deadline);
     if (pyspy || !is_python(m.name)) continue;
     if (final) {
       text +=
