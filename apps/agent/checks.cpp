@@ -41,11 +41,6 @@ std::optional<std::string> first_line(const std::vector<std::string>& argv, cons
   return out;
 }
 
-bool is_dir(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 // "Darwin arm64": what the launcher compares with its own for a copy.
 // os: "macOS 26.1 (25B78) arm64" where sw_vers answers, else "Linux
 // 6.1.0-13-amd64 x86_64" (uname -srm's words).
@@ -107,7 +102,8 @@ Pairs run_checks(const Pairs& request) {
   std::string cwd = pair_value(request, "cwd");
   bool cwd_ok = true;
   if (!cwd.empty()) {
-    cwd_ok = is_dir(cwd) && access(cwd.c_str(), X_OK) == 0;
+    struct stat st {};
+    cwd_ok = stat(cwd.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && access(cwd.c_str(), X_OK) == 0;
     out.emplace_back("cwd", cwd_ok ? "ok" : "missing");
     if (cwd_ok && pair_value(request, "git") == "1")
       if (auto commit = first_line({"git", "rev-parse", "HEAD"}, cwd, false, deadline))
