@@ -59,11 +59,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::string& 
   pid_t pid = posix::spawn_in_new_group(
       args, {null.get(), out_w.get(), with_stderr ? out_w.get() : null.get()}, err);
   out_w.reset();
-  if (pid < 0) {  // as a shell reports a command it cannot run
-    run.finished = true;
-    run.status = 127;
-    return run;
-  }
+  if (pid < 0) return {"", true, 127};  // as a shell reports a command it cannot run
   bool open_pipe = true;
   while (open_pipe) {
     double left = deadline - now_seconds();
