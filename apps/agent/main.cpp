@@ -270,15 +270,12 @@ int RankWrapper::run() {
         close_after = true;
       } else if (f->kind == 'G') {
         if (int sig = distkit::signal_number(f->data)) kill(-pid_, sig);
-      } else if (f->kind == 'T') {
-        stop_group();
-        stopped = true;
-        break;
       } else if (f->kind == 'K') {
         kill(-pid_, SIGKILL);
-      } else if (!f->kind) {  // nothing after a frame we cannot read can be trusted
+      } else if (f->kind == 'T' || !f->kind) {
         stop_group();
-        say("protocol error: unexpected frame '" + f->data + "' from the launcher; rank stopped");
+        if (!f->kind)  // nothing after a frame we cannot read can be trusted
+          say("protocol error: unexpected frame '" + f->data + "' from the launcher; rank stopped");
         stopped = true;
         break;
       }
