@@ -52,8 +52,7 @@ void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
     std::string pid_text = text.substr(sp + 1);
     while (!pid_text.empty() && (pid_text.back() == '\n' || pid_text.back() == '\r'))
       pid_text.pop_back();
-    // Up to 9 digits ('-' makes no pid above 0).
-    auto pid = pid_text.size() <= 9 ? distkit::parse_decimal<pid_t>(pid_text) : std::nullopt;
+    auto pid = distkit::parse_digits(pid_text, 9);  // fits a pid_t
     if (pid && *pid > 0 && kill(*pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
   }
   closedir(d);
