@@ -209,10 +209,7 @@ void RankWrapper::start_rank() {
   }
   std::string marker = "@@distlaunch:pid " + std::to_string(pid) + "\n";
   (void)!write(2, marker.data(), marker.size());
-  if (g_status >= 0) {
-    std::string status = std::to_string(pid) + " " + dir_ + "\n";
-    (void)!write(g_status, status.data(), status.size());
-  }
+  if (g_status >= 0) write_all(g_status, std::to_string(pid) + " " + dir_ + "\n");
 }
 
 // TERM to the rank's group, KILL after the grace period unless every member
