@@ -101,17 +101,17 @@ bool ps_says_alive(pid_t pgid) {
 
 #ifdef __APPLE__
 // The live members of `pgid` (libproc; zombies left out).
-std::vector<pid_t> mac_members(pid_t pgid) {
+std::vector<GroupMember> mac_members(pid_t pgid) {
   std::vector<pid_t> pids(256);
   int bytes = proc_listpids(PROC_PGRP_ONLY, static_cast<uint32_t>(pgid), pids.data(),
                             static_cast<int>(pids.size() * sizeof(pid_t)));
   pids.resize(bytes > 0 ? static_cast<std::size_t>(bytes) / sizeof(pid_t) : 0);
-  std::vector<pid_t> live;
+  std::vector<GroupMember> live;
   for (pid_t p : pids) {
     proc_bsdinfo bsd{};
     if (p > 0 && proc_pidinfo(p, PROC_PIDTBSDINFO, 0, &bsd, sizeof bsd) == sizeof bsd &&
         bsd.pbi_status != SZOMB)
-      live.push_back(p);
+      live.push_back({p, bsd.pbi_comm});
   }
   return live;
 }
@@ -137,9 +137,10 @@ std::map<pid_t, GroupCounters> sample_groups(const std::vector<pid_t>& pgids) {
   mach_timebase_info_data_t tb{};
   mach_timebase_info(&tb);
   for (pid_t g : pgids)
-    for (pid_t p : mac_members(g)) {
+    for (const GroupMember& m : mac_members(g)) {
       rusage_info_v2 ri{};
-      if (proc_pid_rusage(p, RUSAGE_INFO_V2, reinterpret_cast<rusage_info_t*>(&ri)) != 0) continue;
+      if (proc_pid_rusage(m.pid, RUSAGE_INFO_V2, reinterpret_cast<rusage_info_t*>(&ri)) != 0)
+        continue;
       GroupCounters& c = out[g];
       unsigned long long ticks = ri.ri_user_time + ri.ri_system_time;
       c.cpu_ms += static_cast<long long>(ticks * tb.numer / tb.denom / 1000000ULL);
@@ -164,14 +165,10 @@ std::map<pid_t, GroupCounters> sample_groups(const std::vector<pid_t>& pgids) {
 }
 
 std::vector<GroupMember> group_members(pid_t pgid, std::size_t max) {
-  std::vector<GroupMember> out;
 #ifdef __APPLE__
-  for (pid_t p : mac_members(pgid)) {
-    proc_bsdinfo bsd{};
-    proc_pidinfo(p, PROC_PIDTBSDINFO, 0, &bsd, sizeof bsd);
-    out.push_back({p, bsd.pbi_comm});
-  }
+  std::vector<GroupMember> out = mac_members(pgid);
 #else
+  std::vector<GroupMember> out;
   for_each_proc([&](const ProcStat& s) {
     if (s.pgrp == pgid && s.state != 'Z') out.push_back({s.pid, s.comm});
     return true;
