@@ -25,13 +25,12 @@ using distkit::posix::write_all;
 // it cannot be read).
 inline std::string read_file(const std::string& path, std::size_t max) {
   std::string out;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return out;
+  distkit::posix::Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (!fd.valid()) return out;
   char buf[4096];
   ssize_t n;
-  while (out.size() < max && (n = read(fd, buf, sizeof buf)) > 0)
+  while (out.size() < max && (n = read(fd.get(), buf, sizeof buf)) > 0)
     out.append(buf, std::min(static_cast<std::size_t>(n), max - out.size()));
-  close(fd);
   return out;
 }
 
