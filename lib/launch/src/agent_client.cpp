@@ -346,7 +346,8 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   if (!has_cause)
     why = "its host agent ended (status " + std::to_string(e.shell_status()) +
           ") before the rank did";
-  if (phase_ != Phase::frames) {
+  const bool opening = phase_ != Phase::frames;
+  if (opening) {
     // No agent: the locator found none (its output says what the host
     // runs), the agent refused this protocol or ended before its facts,
     // or the link failed (error set).
@@ -354,28 +355,21 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
     if (!parse_error_.empty() && e.error.empty())
       opening_.exit.error = "host agent protocol error: " + parse_error_;
     phase_ = Phase::frames;
-    bool ranks = false;
-    {
-      std::lock_guard lock(mu_);
-      agent_ended_ = true;
-      agent_exit_ = e;
-      // With agent_ended_, not after it: a start() meanwhile must be told
-      // this, not a bare status.
-      if (has_cause) ended_why_ = why;
-      ranks = !slots_.empty();
-    }
-    give_opening();
-    if (!ranks) return;  // ranks started before the opening (a caller's bug) are lost below
   }
   std::vector<long> live;
   {
     std::lock_guard lock(mu_);
     agent_ended_ = true;
     agent_exit_ = e;
-    ended_why_ = why;  // for a start() that comes after this
+    // With agent_ended_, not after it: a start() meanwhile must be told
+    // this. Before the opening, with no rank on it, only a cause: a later
+    // start() then gives the bare status. Ranks started before the opening
+    // (a caller's bug) are lost below.
+    if (has_cause || !opening || !slots_.empty()) ended_why_ = why;
     for (auto& [id, s] : slots_)
       if (!s->ended) live.push_back(id);
   }
+  if (opening) give_opening();
   if (!err_line_.empty())
     std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
   ssh::ExitInfo lost;
