@@ -77,14 +77,6 @@ ssh::RunningCommand* AgentClient::agent_now() {
   return agent_.get();
 }
 
-ssh::StreamHandlers AgentClient::agent_handlers() {
-  ssh::StreamHandlers h;
-  h.on_stdout = [this](std::string_view b) { on_agent_stdout(b); };
-  h.on_stderr = [this](std::string_view b) { on_agent_stderr(b); };
-  h.on_exit = [this](const ssh::ExitInfo& e) { on_agent_exit(e); };
-  return h;
-}
-
 std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& locator,
                                                             const agent_frames::Pairs& request) {
   std::unique_ptr<ssh::RunningCommand> ended;
@@ -110,7 +102,9 @@ std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& l
   err_line_.clear();
   auto result = opening_done_.get_future();
   phase_ = Phase::locate;  // before the channel exists: no callback yet
-  adopt(inner_->start(locator, agent_handlers()));
+  adopt(inner_->start(locator, {.on_stdout = [this](std::string_view b) { on_agent_stdout(b); },
+                                .on_stderr = [this](std::string_view b) { on_agent_stderr(b); },
+                                .on_exit = [this](const ssh::ExitInfo& e) { on_agent_exit(e); }}));
   return result;
 }
 
@@ -169,10 +163,7 @@ std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& req
                                   : agent_exit_.error) +
                              ")");
   long id = next_id_++;
-  auto slot = std::make_shared<Slot>();
-  slot->handlers = std::move(handlers);
-  slot->reports = std::move(reports);
-  slots_[id] = slot;
+  slots_[id] = std::make_shared<Slot>(Slot{std::move(handlers), std::move(reports)});
   lock.unlock();
   send(agent_frame('N', id, request));
   return std::make_unique<AgentRankCommand>(shared_from_this(), id);
@@ -372,9 +363,7 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   if (opening) give_opening();
   if (!err_line_.empty())
     std::fprintf(err_, "distlaunch: %s: %s\n", host().c_str(), err_line_.c_str());
-  ssh::ExitInfo lost;
-  lost.error = why;
-  for (long id : live) end_slot(id, lost);
+  for (long id : live) end_slot(id, {.error = why});
 }
 
 void AgentClient::end_slot(long id, const ssh::ExitInfo& e) {

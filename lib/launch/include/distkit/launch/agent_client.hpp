@@ -127,7 +127,6 @@ class AgentClient : public std::enable_shared_from_this<AgentClient> {
 
  private:
   friend class AgentRankCommand;
-  ssh::StreamHandlers agent_handlers();
   void on_agent_stdout(std::string_view bytes);
   void on_locator_line(std::string_view line);
   void on_opening_frame(const agent_frames::FrameStream::Frame& f);
