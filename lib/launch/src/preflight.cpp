@@ -213,7 +213,6 @@ std::optional<AgentCopy> own_agent_copy() {
 }
 
 PreflightReport run_preflight(const Plan& plan,
-                              const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
@@ -232,67 +231,66 @@ PreflightReport run_preflight(const Plan& plan,
   const std::string first = locator(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
   auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
   std::vector<std::future<HostAnswer>> results;
-  for (size_t i = 0; i < executors.size(); ++i) {
+  for (size_t i = 0; i < agents.size(); ++i) {
     auto request =
         check_request(plan, plan.hosts[i], want_commit, heartbeat_limit, sample_progress);
-    results.push_back(
-        std::async(std::launch::async, [agent = agents[i], ex = executors[i], request, &first,
-                                        &locator, &cached, timeout, copy, bytes] {
-          auto round = [&](const std::string& script) {
-            auto done = agent->start_with_preflight(script, request);
-            if (done.wait_for(timeout) == std::future_status::ready) return done.get();
-            agent->abort_agent();  // no agent then, even if it answered meanwhile
-            auto r = done.get();
-            r.answered = false;
-            r.exit = {};
-            r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
-            return r;
-          };
-          HostAnswer a;
-          a.opening = round(first);
-          const AgentOpening& o = a.opening;
-          if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
-          // The channel failed before the locator said anything (srun
-          // refusing the step, a shell that does not start): its failure.
-          if (o.system.empty() && !o.exit.ok()) {
-            a.opening.exit.error = "its first command ended with status " +
-                                   std::to_string(o.exit.shell_status()) +
-                                   (o.err.empty() ? "" : ": " + o.err);
-            return a;
-          }
-          // None there: copy ours where it can run, then locate it again.
-          if (!copy) return a.copy = Copy::none, a;
-          a.own_system = copy->system;
-          if (o.system != copy->system) return a.copy = Copy::other_system, a;
-          ssh::RunOptions ro;
-          ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
-          try {
-            ro.stdin_data = bytes->get();
-          } catch (const std::exception& e) {
-            return a.copy = Copy::failed, a.copy_failure = std::string("failed: ") + e.what(), a;
-          }
-          auto up = ex->run(
-              render_named("launch_agent_copy.sh",
-                           {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
-                           TemplateMode::shell),
-              ro);
-          if (!up.exit.ok()) {
-            // What the host said (mkdir's or cat's complaint) names the cause.
-            std::string why = up.exit.error;
-            if (why.empty()) {
-              why = "status " + std::to_string(up.exit.shell_status());
-              auto said = split_lines(up.err);
-              if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
-            }
-            return a.copy = Copy::failed, a.copy_failure = "failed (" + why + ")", a;
-          }
-          a.opening = round(locator(cached));
-          a.copy = Copy::made;
-          return a;
-        }));
+    results.push_back(std::async(std::launch::async, [agent = agents[i], request, &first, &locator,
+                                                      &cached, timeout, copy, bytes] {
+      auto round = [&](const std::string& script) {
+        auto done = agent->start_with_preflight(script, request);
+        if (done.wait_for(timeout) == std::future_status::ready) return done.get();
+        agent->abort_agent();  // no agent then, even if it answered meanwhile
+        auto r = done.get();
+        r.answered = false;
+        r.exit = {};
+        r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
+        return r;
+      };
+      HostAnswer a;
+      a.opening = round(first);
+      const AgentOpening& o = a.opening;
+      if (agent->running() || !o.exit.error.empty() || !o.agent.empty()) return a;  // reported
+      // The channel failed before the locator said anything (srun
+      // refusing the step, a shell that does not start): its failure.
+      if (o.system.empty() && !o.exit.ok()) {
+        a.opening.exit.error = "its first command ended with status " +
+                               std::to_string(o.exit.shell_status()) +
+                               (o.err.empty() ? "" : ": " + o.err);
+        return a;
+      }
+      // None there: copy ours where it can run, then locate it again.
+      if (!copy) return a.copy = Copy::none, a;
+      a.own_system = copy->system;
+      if (o.system != copy->system) return a.copy = Copy::other_system, a;
+      ssh::RunOptions ro;
+      ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
+      try {
+        ro.stdin_data = bytes->get();
+      } catch (const std::exception& e) {
+        return a.copy = Copy::failed, a.copy_failure = std::string("failed: ") + e.what(), a;
+      }
+      auto up = agent->host_executor().run(
+          render_named("launch_agent_copy.sh",
+                       {{"build", copy->build}, {"size", std::to_string(ro.stdin_data.size())}},
+                       TemplateMode::shell),
+          ro);
+      if (!up.exit.ok()) {
+        // What the host said (mkdir's or cat's complaint) names the cause.
+        std::string why = up.exit.error;
+        if (why.empty()) {
+          why = "status " + std::to_string(up.exit.shell_status());
+          auto said = split_lines(up.err);
+          if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
+        }
+        return a.copy = Copy::failed, a.copy_failure = "failed (" + why + ")", a;
+      }
+      a.opening = round(locator(cached));
+      a.copy = Copy::made;
+      return a;
+    }));
   }
   PreflightReport report;
-  for (size_t i = 0; i < executors.size(); ++i) {
+  for (size_t i = 0; i < agents.size(); ++i) {
     HostAnswer answer = results[i].get();  // before asking whether its agent runs
     check_host(plan.hosts[i], answer, plan, cwd_required, agents[i]->running(), report);
   }

@@ -224,13 +224,11 @@ void log_preflight(const PreflightReport& report, const DebugLog& log) {
   for (const auto& p : report.problems) log.line("preflight", describe(p));
 }
 
-PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<ssh::Executor>>& ex,
+PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<AgentClient>>& agents,
                           const LaunchOptions& o, const std::vector<std::string>& candidates,
-                          const Services& s, ProgressBoard& board,
-                          const std::vector<std::shared_ptr<AgentClient>>& agents,
-                          const DebugLog& log) {
+                          const Services& s, ProgressBoard& board, const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
-  auto report = run_preflight(plan, ex, agents, o.cwd.has_value(), o.preflight,
+  auto report = run_preflight(plan, agents, o.cwd.has_value(), o.preflight,
                               o.record_dir || o.log_dir, candidates, own_agent_copy(),
                               o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
@@ -337,7 +335,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   std::vector<std::shared_ptr<AgentClient>> agents;
   agents.reserve(executors.size());
   for (const auto& e : executors) agents.push_back(std::make_shared<AgentClient>(e, s.err));
-  PreflightReport facts = preflight(plan, executors, o, candidates, s, board, agents, *log);
+  PreflightReport facts = preflight(plan, agents, o, candidates, s, board, *log);
   // Every host's agent runs now (else preflight() threw): it takes the
   // host's ranks.
   std::map<std::string, std::shared_ptr<AgentClient>> by_name;

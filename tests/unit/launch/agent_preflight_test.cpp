@@ -92,11 +92,9 @@ struct Result {
 Result preflight_with(const std::vector<std::string>& candidates,
                       const std::optional<AgentCopy>& copy,
                       const Plan& plan = test::local_plan(1, {"true"})) {
-  std::vector<std::shared_ptr<ssh::Executor>> ex = {
-      std::make_shared<ssh::LocalExecutor>("localhost")};
   Result r;
-  r.agent = std::make_shared<AgentClient>(ex[0]);
-  r.report = run_preflight(plan, ex, {r.agent}, true, true, false, candidates, copy, 5);
+  r.agent = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"));
+  r.report = run_preflight(plan, {r.agent}, true, true, false, candidates, copy, 5);
   return r;
 }
 

@@ -16,7 +16,6 @@
 
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/plan.hpp"
-#include "distkit/ssh/executor.hpp"
 #include "distkit/util/problem.hpp"
 
 namespace distkit::launch {
@@ -54,10 +53,9 @@ struct PreflightReport {
   std::vector<Problem> problems;
 };
 
-// `executors` maps each of plan.hosts to its executor (same order), and
-// `agents` each to the AgentClient over it whose channel runs the
-// check and stays on as the host agent (its timing from the job's
-// `heartbeat_limit`, agent_protocol.hpp).
+// `agents` maps each of plan.hosts (same order) to the AgentClient over
+// its executor whose channel runs the check and stays on as the host agent
+// (its timing from the job's `heartbeat_limit`, agent_protocol.hpp).
 // With `check` false only the facts are gathered (for the manifest) and
 // the agent found, no problem of the checks is reported. `want_commit`:
 // also ask for the git commit of the working directory (the manifest's; a
@@ -67,7 +65,6 @@ struct PreflightReport {
 // host's cache; `copy` is copied there when neither exists and the host's
 // system matches.
 PreflightReport run_preflight(const Plan& plan,
-                              const std::vector<std::shared_ptr<ssh::Executor>>& executors,
                               const std::vector<std::shared_ptr<AgentClient>>& agents,
                               bool cwd_required, bool check, bool want_commit,
                               const std::vector<std::string>& candidates,
