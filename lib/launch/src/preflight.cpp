@@ -113,16 +113,15 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
                 bool agent_running, PreflightReport& report) {
   const AgentOpening& o = a.opening;
   auto fact = [&](const char* key) { return agent_frames::pair_value(o.facts, key); };
-  HostFacts& facts = report.hosts[host];
-  facts = {fact("os"),
-           fact("python"),
-           fact("mlx"),
-           fact("git"),
-           o.agent,
-           o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
-           a.copy == Copy::made,
-           o.answered,
-           fact("slurm_step")};
+  report.hosts[host] = {fact("os"),
+                        fact("python"),
+                        fact("mlx"),
+                        fact("git"),
+                        o.agent,
+                        o.protocol >= 0 ? std::to_string(o.protocol) + " " + o.version : "",
+                        a.copy == Copy::made,
+                        o.answered,
+                        fact("slurm_step")};
   if (!o.exit.error.empty()) {
     report.problems.push_back({host, "preflight-failed", "preflight failed (" + o.exit.error + ")",
                                "check the host", Severity::error, ExitCode::failure});
@@ -242,8 +241,7 @@ PreflightReport run_preflight(const Plan& plan,
         agent->abort_agent();  // no agent then, even if it answered meanwhile
         auto r = done.get();
         r.answered = false;
-        r.exit = {};
-        r.exit.error = "timed out after " + std::to_string(timeout.count()) + " s";
+        r.exit = {.error = "timed out after " + std::to_string(timeout.count()) + " s"};
         return r;
       };
       HostAnswer a;
