@@ -113,17 +113,13 @@ std::vector<std::string> agent_candidates(const std::optional<std::string>& opti
 }
 
 WrapperSettings wrapper_settings(const LaunchOptions& o) {
-  WrapperSettings w;
-  w.grace = o.grace;
-  w.heartbeat_limit = o.heartbeat_limit;
-  if (o.cwd) {
-    w.cwd = o.cwd;
-    w.cwd_required = true;
-  } else {
-    std::error_code ec;
-    auto here = std::filesystem::current_path(ec);
-    if (!ec) w.cwd = here.string();
-  }
+  WrapperSettings w{.grace = o.grace,
+                    .heartbeat_limit = o.heartbeat_limit,
+                    .cwd = o.cwd,
+                    .cwd_required = o.cwd.has_value()};
+  std::error_code ec;
+  if (!o.cwd)
+    if (auto here = std::filesystem::current_path(ec); !ec) w.cwd = here.string();
   return w;
 }
 
@@ -188,12 +184,11 @@ JobResult supervise_with_restarts(const Plan& plan,
                                   const std::vector<std::shared_ptr<AgentClient>>& agents,
                                   SuperviseOptions so, const LaunchOptions& o, const Services& s,
                                   const DebugLog& log) {
-  RestartSettings rs;
-  rs.on = o.restart == "on-failure" ? RestartOn::failure
-          : o.restart == "on-stall" ? RestartOn::stall
-                                    : RestartOn::no;
-  rs.max_restarts = o.max_restarts;
-  rs.max_backoff = o.heartbeat_limit;
+  const RestartSettings rs{.on = o.restart == "on-failure" ? RestartOn::failure
+                                 : o.restart == "on-stall" ? RestartOn::stall
+                                                           : RestartOn::no,
+                           .max_restarts = o.max_restarts,
+                           .max_backoff = o.heartbeat_limit};
   std::vector<JobResult::Attempt> earlier;
   for (int done = 0;; ++done) {
     JobResult r = supervise(plan, agents, so);
@@ -343,23 +338,22 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   std::vector<std::shared_ptr<AgentClient>> rank_agents;
   rank_agents.reserve(plan.ranks.size());
   for (const auto& r : plan.ranks) rank_agents.push_back(by_name[r.host]);
-  SuperviseOptions so;
-  so.wrapper = ws;
-  so.tag_output = o.tag_output;
-  so.log_dir = o.log_dir;
-  so.stdin_rank = o.stdin_rank;
-  so.stdin_fd = o.no_stdin || is_null_device(s.stdin_fd) ? -1 : s.stdin_fd;
-  so.policy.timeout = o.timeout;
-  so.policy.exit_window = o.exit_window;
-  so.policy.stall_limit = o.stall_limit;
-  so.policy.on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort;
-  so.health_cmd = health_command(o);
-  so.health_interval = o.health_interval;
-  so.handle_signals = s.handle_signals;
-  so.out = s.out;
-  so.err = s.err;
-  so.secret = random_hex(32);
-  so.log = log.get();
+  SuperviseOptions so{.wrapper = ws,
+                      .tag_output = o.tag_output,
+                      .log_dir = o.log_dir,
+                      .stdin_rank = o.stdin_rank,
+                      .stdin_fd = o.no_stdin || is_null_device(s.stdin_fd) ? -1 : s.stdin_fd,
+                      .policy = {.timeout = o.timeout,
+                                 .exit_window = o.exit_window,
+                                 .stall_limit = o.stall_limit,
+                                 .on_stall = o.stall_dump_only ? OnStall::dump : OnStall::abort},
+                      .health_cmd = health_command(o),
+                      .health_interval = o.health_interval,
+                      .handle_signals = s.handle_signals,
+                      .out = s.out,
+                      .err = s.err,
+                      .secret = random_hex(32),
+                      .log = log.get()};
   JobResult result = supervise_with_restarts(plan, rank_agents, so, o, s, *log);
   log->line("job", "exit " + std::to_string(result.exit_code) +
                        (result.reason.empty() ? "" : ": " + result.reason));
