@@ -91,11 +91,10 @@ class Job {
         policy_(rank_names(plan), policy_settings(o)) {
     if (!posix::make_pipe(wake_rd_, wake_wr_, true)) throw std::runtime_error("pipe() failed");
     for (const auto& r : plan.ranks) {
-      auto s = std::make_unique<RankState>();
-      s->result.rank = r.rank;
-      s->result.host = r.host;
-      s->wants_stdin = o.stdin_fd >= 0 && (!o.stdin_rank || *o.stdin_rank == r.rank);
-      ranks_.push_back(std::move(s));
+      RankState& s = *ranks_.emplace_back(std::make_unique<RankState>());
+      s.result.rank = r.rank;
+      s.result.host = r.host;
+      s.wants_stdin = o.stdin_fd >= 0 && (!o.stdin_rank || *o.stdin_rank == r.rank);
     }
   }
   ~Job() {
@@ -167,9 +166,7 @@ void Job::start_rank(size_t i) {
     };
     s.cmd = agents_[i]->start_rank(request, std::move(h), std::move(reports));
   } catch (const std::exception& e) {
-    ssh::ExitInfo failed;
-    failed.error = std::string("could not start: ") + e.what();
-    on_exit(s, failed);
+    on_exit(s, {.error = std::string("could not start: ") + e.what()});
     return;
   }
   s.cmd->write_stdin(frame::secret(o_.secret));
@@ -501,8 +498,7 @@ JobResult Job::run() {
 
 JobResult supervise(const Plan& plan, const std::vector<std::shared_ptr<AgentClient>>& agents,
                     const SuperviseOptions& options) {
-  Job job(plan, agents, options);
-  return job.run();
+  return Job(plan, agents, options).run();
 }
 
 }  // namespace distkit::launch
