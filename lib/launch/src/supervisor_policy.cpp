@@ -41,10 +41,7 @@ bool hard_signal(const ssh::ExitInfo& e) {
 constexpr milliseconds kMinHeartbeatPeriod{100};
 
 PolicyAction note(std::string text) {
-  PolicyAction a;
-  a.kind = PolicyAction::Kind::note;
-  a.text = std::move(text);
-  return a;
+  return {.kind = PolicyAction::Kind::note, .text = std::move(text)};
 }
 
 }  // namespace
