@@ -164,21 +164,6 @@ agent_frames::Pairs check_request(const Plan& plan, const std::string& host, boo
   return pairs;
 }
 
-// The copy's bytes, read once per job and only if some host needs them.
-class CopyBytes {
- public:
-  explicit CopyBytes(std::string path) : path_(std::move(path)) {}
-  const std::string& get() {
-    std::call_once(once_, [&] { bytes_ = read_file(path_); });
-    return bytes_;
-  }
-
- private:
-  std::string path_;
-  std::once_flag once_;
-  std::string bytes_;
-};
-
 void warn_drift(const char* what, std::string HostFacts::*field, PreflightReport& report) {
   std::set<std::string> values;
   for (const auto& [h, f] : report.hosts)
@@ -228,13 +213,15 @@ PreflightReport run_preflight(const Plan& plan,
                         TemplateMode::shell);
   };
   const std::string first = locator(shell_join(candidates) + (cached.empty() ? "" : " " + cached));
-  auto bytes = std::make_shared<CopyBytes>(copy ? copy->path : "");
+  // The copy's bytes, read once per job and only if some host needs them.
+  std::once_flag read_once;
+  std::string bytes;
   std::vector<std::future<HostAnswer>> results;
   for (size_t i = 0; i < agents.size(); ++i) {
     auto request =
         check_request(plan, plan.hosts[i], want_commit, heartbeat_limit, sample_progress);
     results.push_back(std::async(std::launch::async, [agent = agents[i], request, &first, &locator,
-                                                      &cached, timeout, copy, bytes] {
+                                                      &cached, timeout, copy, &read_once, &bytes] {
       auto round = [&](const std::string& script) {
         auto done = agent->start_with_preflight(script, request);
         if (done.wait_for(timeout) == std::future_status::ready) return done.get();
@@ -263,7 +250,8 @@ PreflightReport run_preflight(const Plan& plan,
       ssh::RunOptions ro;
       ro.timeout = std::chrono::seconds(kAgentCopyTimeout);
       try {
-        ro.stdin_data = bytes->get();
+        std::call_once(read_once, [&] { bytes = read_file(copy->path); });
+        ro.stdin_data = bytes;
       } catch (const std::exception& e) {
         return a.copy = Copy::failed, a.copy_failure = std::string("failed: ") + e.what(), a;
       }
