@@ -35,13 +35,6 @@ std::vector<std::optional<probe::Capture>> replay(const Options& o,
   return out;
 }
 
-ssh::ConnectOptions connect_options(const Options& o) {
-  ssh::ConnectOptions c;
-  c.ssh_config = o.ssh_config;
-  c.verbose = o.verbose;
-  return c;
-}
-
 std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services& s,
                                                       const std::vector<std::string>& hosts,
                                                       std::vector<Problem>& failed,
@@ -50,7 +43,7 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
   // Per-host progress on stderr: live on a TTY, lines under --verbose.
   ProgressBoard board(hosts, "probing", stderr, choose_progress_mode(stderr, o.verbose));
   for (size_t i = 0; i < hosts.size(); ++i) board.set(i, HostState::connecting);
-  conns = s.connect(hosts, connect_options(o));
+  conns = s.connect(hosts, {.ssh_config = o.ssh_config, .verbose = o.verbose});
   for (size_t i = 0; i < hosts.size(); ++i)
     if (i < conns.executors.size() && conns.executors[i]) board.set(i, HostState::working);
   for (const auto& e : conns.errors) {
