@@ -25,10 +25,7 @@ namespace distkit::configtool {
 namespace {
 
 void check_envs(const Options& o, Services& s) {
-  hostfile::Hostfile probe_hf;
-  probe_hf.envs = o.envs;
-  probe_hf.hosts.push_back({"check", {}, {}});
-  hostfile::validate(probe_hf, "--env");
+  hostfile::validate({.backend = {}, .envs = o.envs, .hosts = {{"check", {}, {}}}}, "--env");
   for (const auto& e : o.envs)
     if (auto advice = hostfile::env_advice(e); !advice.empty())
       report(s, {{"--env", "env-advice", advice, "", Severity::warning}});
