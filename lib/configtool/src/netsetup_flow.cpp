@@ -25,10 +25,8 @@ using netsetup::Os;
 constexpr std::chrono::milliseconds kSetupTimeout = std::chrono::seconds(60);
 
 netsetup::SetupOptions setup_options(const Options& o) {
-  netsetup::SetupOptions so;
-  so.bridge = o.bridge_down ? netsetup::BridgeMode::down : netsetup::BridgeMode::take_out;
-  so.persist = o.persist;
-  return so;
+  return {.bridge = o.bridge_down ? netsetup::BridgeMode::down : netsetup::BridgeMode::take_out,
+          .persist = o.persist};
 }
 
 // Addresses with prefixes from a probe capture (no routes: the probe does
