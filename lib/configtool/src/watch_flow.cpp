@@ -32,10 +32,6 @@ std::string down_reason(const HopResult& r) {
   return r.errno_name.empty() ? r.errno_text : r.errno_name + " (" + r.errno_text + ")";
 }
 
-bool off_link(const Hop& hop, const HopResult& r) {
-  return !hop.iface.empty() && r.route_iface != hop.iface;
-}
-
 nlohmann::json sample_json(int round, const Hop& h, const HopResult& r,
                            const std::vector<std::string>& changes) {
   return {{"time", utc_now()},     {"round", round},
@@ -55,7 +51,7 @@ std::vector<std::string> hop_changes(const Hop& hop, const std::optional<HopResu
   std::vector<std::string> out;
   if (!prev) {  // the first round: only what is already wrong
     if (!cur.connected) out.push_back("down: " + down_reason(cur));
-    if (off_link(hop, cur))
+    if (!hop.iface.empty() && cur.route_iface != hop.iface)
       out.push_back("route leaves by " + (cur.route_iface.empty() ? "nothing" : cur.route_iface) +
                     ", not " + hop.iface);
     return out;
