@@ -83,11 +83,8 @@ void read_connect(const probe::Capture& c, size_t i, HopResult& r) {
 }
 
 void read_speed(const probe::Capture& c, size_t i, HopResult& r) {
-  if (const auto* sec = c.ok("speed_" + std::to_string(i))) {
-    std::string v(trim(sec->output));
-    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos)
-      r.speed_mbps = parse_decimal<long>(v).value_or(-1);
-  }
+  if (const auto* sec = c.ok("speed_" + std::to_string(i)))
+    r.speed_mbps = parse_digits(trim(sec->output), 18).value_or(-1);
 }
 
 // The linked speed of `iface`'s receptacle (0 when nothing is linked), from
