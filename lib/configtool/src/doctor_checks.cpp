@@ -109,9 +109,8 @@ std::string classify_iface(const std::string& iface, const std::set<std::string>
   if (iface.empty()) return "missing";
   if (tb_ifaces.count(iface)) return "thunderbolt";
   if (iface.starts_with("bridge")) return "bridge";
-  if (iface.starts_with("utun") || iface.starts_with("tailscale") || iface.starts_with("wg") ||
-      iface.starts_with("ipsec") || iface.starts_with("ppp"))
-    return "vpn";
+  for (const char* vpn : {"utun", "tailscale", "wg", "ipsec", "ppp"})
+    if (iface.starts_with(vpn)) return "vpn";
   if (iface == "lo" || iface == "lo0") return "loopback";
   return "lan";
 }
