@@ -31,10 +31,6 @@ size_t index_of(const Gathered& g, const std::string& host) {
   return g.infos.size();
 }
 
-bool cabled(const topology::Topology& t, size_t a, size_t b) {
-  return a < t.count.size() && b < t.count.size() && t.count[a][b] > 0;
-}
-
 bool uses_jaccl(const Options& o, const std::optional<hostfile::Hostfile>& hf, const Gathered& g) {
   auto jaccl = [](const std::string& b) { return b == "jaccl" || b == "jaccl-ring"; };
   if (o.backend) return jaccl(*o.backend);
@@ -62,9 +58,9 @@ void ring_hops(const hostfile::Hostfile& hf, const Gathered& g, const topology::
     const auto& me = hf.hosts[r];
     const auto& next = hf.hosts[(r + 1) % n];
     if (me.ssh == next.ssh) continue;
-    for (const auto& ip : next.ips)
-      out.push_back({me.ssh, "", next.ssh, ip, "ring",
-                     cabled(t, index_of(g, me.ssh), index_of(g, next.ssh))});
+    size_t a = index_of(g, me.ssh), b = index_of(g, next.ssh);
+    bool cabled = a < t.count.size() && b < t.count.size() && t.count[a][b] > 0;
+    for (const auto& ip : next.ips) out.push_back({me.ssh, "", next.ssh, ip, "ring", cabled});
   }
 }
 
