@@ -251,6 +251,7 @@ int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topol
               std::to_string(o.test_port));
   auto results = run_link_checks(o, g, lc, true, 0);
   std::vector<Finding> fs;
+  auto add = [&fs](std::vector<Finding> more) { fs.insert(fs.end(), more.begin(), more.end()); };
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     if (!r.error.empty()) {
@@ -260,17 +261,13 @@ int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topol
     }
     std::vector<Hop> mine;
     for (size_t k : lc.by_host[i]) mine.push_back(lc.hops[k]);
-    auto add = [&fs](std::vector<Finding> more) { fs.insert(fs.end(), more.begin(), more.end()); };
     add(judge_hops(mine, r, lc.tb_ifaces[i], o.test_port));
     add(judge_host(r));
     add(judge_rdma(r, std::vector<std::string>(lc.tb_ifaces[i].begin(), lc.tb_ifaces[i].end())));
     for (const auto& n : r.not_listening)
       note(s, r.host + " could not listen on " + n + " (peers' connects to it fail)");
   }
-  if (!o.links) {
-    auto sp = judge_speeds(t);
-    fs.insert(fs.end(), sp.begin(), sp.end());
-  }
+  if (!o.links) add(judge_speeds(t));
   return report_findings(o, s.out, fs, s.problems);
 }
 
