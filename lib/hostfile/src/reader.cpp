@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -39,9 +38,7 @@ std::string expected_hint(const std::string& msg) {
       {"; expected end of input", ", expected end of file"},
       {"; expected '[', '{', or a literal", ", expected a value"}};
   for (const auto& [tail, ours] : hints)
-    if (msg.size() >= std::strlen(tail) &&
-        msg.compare(msg.size() - std::strlen(tail), std::string::npos, tail) == 0)
-      return ours;
+    if (msg.ends_with(tail)) return ours;
   return "";
 }
 
