@@ -22,6 +22,9 @@ using detail::host_path;
 
 namespace {
 
+// An environment variable's name; with ".-", an IPv6 zone's.
+constexpr const char* kKeyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+
 bool is_space_or_control(unsigned char c) {
   return c <= 0x20 || c == 0x7F;
 }
@@ -36,13 +39,9 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
   if (eq == std::string::npos)
     fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_RING_VERBOSE=1\"");
   if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
-  for (char c : std::string_view(e).substr(0, eq)) {
-    bool ok =
-        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok)
-      fail(src, path, "key " + quote(e.substr(0, eq)) + " may contain only letters, digits and '_'",
-           "rename the variable");
-  }
+  if (e.find_first_not_of(kKeyChars) < eq)
+    fail(src, path, "key " + quote(e.substr(0, eq)) + " may contain only letters, digits and '_'",
+         "rename the variable");
   if (e.find('\0') != std::string::npos)
     fail(src, path, "value contains a NUL character", "remove it");
 }
@@ -223,12 +222,8 @@ bool is_ip_address(std::string_view s) {
   if (addr.find(':') == std::string::npos) return ::inet_pton(AF_INET, addr.c_str(), buf) == 1;
   if (size_t pct = addr.find('%'); pct != std::string::npos) {
     std::string_view zone = s.substr(pct + 1);
-    if (zone.empty()) return false;
-    for (char c : zone) {
-      bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                c == '_' || c == '.' || c == '-';
-      if (!ok) return false;
-    }
+    if (zone.empty() || zone.find_first_not_of(std::string(kKeyChars) + ".-") != zone.npos)
+      return false;
     addr.resize(pct);
   }
   return ::inet_pton(AF_INET6, addr.c_str(), buf) == 1;
