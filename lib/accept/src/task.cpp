@@ -74,15 +74,10 @@ struct Reader {
   }
 
   Tolerance tolerance(const json& v, const std::string& path) const {
-    Tolerance t;
-    if (v.is_string()) {
-      if (v.get<std::string>() != "exact")
-        fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
-      t.exact = true;
-      return t;
-    }
+    if (v.is_string() && v.get<std::string>() == "exact") return {.exact = true};
     if (!v.is_object()) fail(path, "must be \"exact\" or {\"abs\": A, \"rel\": R}");
     if (v.empty()) fail(path, "needs \"abs\", \"rel\" or both");
+    Tolerance t;
     for (const auto& [k, val] : v.items()) {
       if (k == "abs")
         t.abs = number(val, path + ".abs", 0.0, "\xe2\x89\xa5 0");
