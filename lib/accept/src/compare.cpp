@@ -9,17 +9,11 @@
 namespace distkit::accept {
 
 MetricValue MetricValue::of(double d) {
-  MetricValue v;
-  v.is_number = true;
-  v.number = d;
-  v.text = format_number(d);
-  return v;
+  return {.is_number = true, .number = d, .text = format_number(d)};
 }
 
 MetricValue MetricValue::of(std::string s) {
-  MetricValue v;
-  v.text = std::move(s);
-  return v;
+  return {.text = std::move(s)};
 }
 
 std::string format_number(double d) {
