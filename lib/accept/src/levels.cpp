@@ -78,9 +78,7 @@ Check file_check(const std::string& path, const std::vector<const RunRecord*>& r
       return fail(path, "file-missing", "missing after " + r->name);
     samples.push_back({r->name, MetricValue::of(it->second)});
   }
-  Tolerance exact;
-  exact.exact = true;
-  Agreement a = compare_metric(exact, samples);
+  Agreement a = compare_metric({.exact = true}, samples);
   return {a.ok, path, a.ok ? "" : "file-differs", "sha256 " + a.detail, ""};
 }
 
