@@ -56,9 +56,7 @@ Context load(const Task& task, const RunnerOptions& o) {
   Context c{task, o, hostfile::load(o.hostfile), {}, {}, {}, {}, 0};
   for (const auto& h : c.cluster.hosts) c.hosts.push_back(h.ssh);
   c.baseline_host = o.baseline_host.value_or(c.hosts.front());
-  auto it = std::find_if(c.cluster.hosts.begin(), c.cluster.hosts.end(),
-                         [&](const hostfile::Host& h) { return h.ssh == c.baseline_host; });
-  if (it == c.cluster.hosts.end())
+  if (std::find(c.hosts.begin(), c.hosts.end(), c.baseline_host) == c.hosts.end())
     throw UsageError("--baseline-host",
                      "no host \"" + c.baseline_host + "\" in " + o.hostfile.string(),
                      did_you_mean(c.baseline_host, c.hosts, "give one of the hostfile's hosts"));
