@@ -97,14 +97,13 @@ std::vector<std::string> run_dirs(const Context& c) {
 // preflight, a minute at most. `step` names it if interrupted.
 LaunchOutcome run_helper(const Context& c, const fs::path& hostfile, const std::string& script,
                          const fs::path& dir, const std::string& step) {
-  LaunchRequest r;
-  r.hostfile = hostfile;
-  r.command = {"/bin/sh", "-c", script};
-  r.cwd = c.task.cwd;
-  r.dir = dir;
-  r.preflight = false;
-  r.timeout_s = 60;
-  LaunchOutcome out = launch(c.o.access, r);
+  LaunchOutcome out = launch(c.o.access, {.hostfile = hostfile,
+                                          .command = {"/bin/sh", "-c", script},
+                                          .cwd = c.task.cwd,
+                                          .env = {},
+                                          .dir = dir,
+                                          .preflight = false,
+                                          .timeout_s = 60});
   check_interrupt(out, step);
   return out;
 }
@@ -222,16 +221,14 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   int n = c.task.ranks_per_host * (baseline ? static_cast<int>(c.hosts.size()) : 1);
   rec.world_size = n * static_cast<int>(rec.hosts.size());
   say(c, name + ": " + std::to_string(rec.world_size) + " rank(s) on " + join(rec.hosts, ","));
-  LaunchRequest r;
-  r.hostfile = baseline ? c.baseline_hostfile : c.o.hostfile;
-  r.ranks_per_host = n;
   const auto& words = kind == "resume" ? c.task.resume->command : c.task.command;
-  r.command = expand_words(words, rec.dir, from_dir);
-  r.cwd = c.task.cwd;
-  r.env = env_list(c.task);
-  r.dir = rec.dir;
-  r.timeout_s = c.task.timeout_s;
-  LaunchOutcome out = launch(c.o.access, r);
+  LaunchOutcome out = launch(c.o.access, {.hostfile = baseline ? c.baseline_hostfile : c.o.hostfile,
+                                          .ranks_per_host = n,
+                                          .command = expand_words(words, rec.dir, from_dir),
+                                          .cwd = c.task.cwd,
+                                          .env = env_list(c.task),
+                                          .dir = rec.dir,
+                                          .timeout_s = c.task.timeout_s});
   check_interrupt(out, name);
   rec.exit_code = out.exit_code;
   rec.error = out.error;
