@@ -44,13 +44,10 @@ LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) 
   auto log_path = request.dir / "distlaunch.log";
   std::FILE* log = std::fopen(log_path.c_str(), "w");
   if (!log) throw Error(log_path.string(), "cannot write", "choose a writable --work-dir");
-  launch::Services services;
-  services.out = log;
-  services.err = log;
-  services.stdin_fd = -1;
   auto start = std::chrono::steady_clock::now();
   try {
-    auto result = launch::run_distlaunch(options_for(access, request), services);
+    auto result = launch::run_distlaunch(options_for(access, request),
+                                         {.out = log, .err = log, .stdin_fd = -1});
     out.exit_code = result.exit_code;
     out.interrupted = result.interrupted;
   } catch (const Error& e) {
