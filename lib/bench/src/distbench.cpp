@@ -54,9 +54,8 @@ Cell measure(const Options& o, rt::Group& g, const Case& c, Buffers& b, size_t b
   if (o.check) {
     c.prepare(b, bytes);
     c.run(b, bytes, in_place);
-    if (o.tamper)
-      o.tamper(g, in_place && t != Test::all_gather ? b.in.data() : b.out.data(),
-               in_place && t != Test::all_gather ? b.in.size() : b.out.size());
+    auto& result = in_place && t != Test::all_gather ? b.in : b.out;
+    if (o.tamper) o.tamper(g, result.data(), result.size());
     auto w = static_cast<int64_t>(c.wrong(b, bytes, in_place));
     g.all_reduce(&w, 1, rt::DType::int64, rt::ReduceOp::sum);
     cell.wrong = w;
