@@ -100,11 +100,10 @@ int run_distbench(const Options& o, rt::Group& g, std::ostream& out) {
     TestResult res{t, c.reduces(), {}};
     if (talk && !o.json) print_table_header(out, o, t);
     for (size_t bytes : sizes(o, t)) {
-      Row row;
-      row.bytes = c.reported_bytes(bytes);
-      row.count = c.count(bytes);
-      row.oop = measure(o, g, c, b, bytes, false, t);
-      if (c.has_in_place()) row.ip = measure(o, g, c, b, bytes, true, t);
+      Row row{.bytes = c.reported_bytes(bytes),
+              .count = c.count(bytes),
+              .oop = measure(o, g, c, b, bytes, false, t),
+              .ip = c.has_in_place() ? measure(o, g, c, b, bytes, true, t) : Cell{}};
       res.rows.push_back(row);
       if (talk && !o.json) {
         print_row(out, o, res, row);
