@@ -114,9 +114,8 @@ int run_distbench(const Options& o, rt::Group& g, std::ostream& out) {
     results.push_back(std::move(res));
   }
   if (talk && o.json) print_json(out, o, g.size(), info, results);
-  long long wrong = 0;
-  for (const auto& r : results) wrong += r.wrong();
-  return wrong == 0 ? 0 : 1;
+  auto wrong = [](const TestResult& r) { return r.wrong() != 0; };
+  return std::any_of(results.begin(), results.end(), wrong) ? 1 : 0;
 }
 
 }  // namespace distkit::bench
