@@ -228,17 +228,12 @@ Hostfile from_json(const json& doc, std::string_view src) {
   return hf;
 }
 
-bool is_blank(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
-}
-
 }  // namespace
 
 Hostfile parse(std::string_view json_text, std::string_view subject) {
   if (json_text.size() > kMaxHostfileBytes)
     fail(subject, "", "is larger than 64 MiB", "give a hostfile (they are a few KiB)");
-  if (is_blank(json_text))
+  if (json_text.find_first_not_of(" \t\n\r") == json_text.npos)
     fail(subject, "", "is empty", "write a hostfile, e.g. [{\"ssh\": \"studio-a\"}]");
   prescan(json_text, subject);
   Hostfile hf = from_json(parse_json(json_text, subject), subject);

@@ -48,9 +48,7 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
 
 void check_ssh(const std::string& ssh, std::string_view src, const std::string& path) {
   check_utf8(ssh, src, path);
-  bool blank = true;
-  for (unsigned char c : ssh) blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-  if (blank)
+  if (ssh.find_first_not_of(" \t\n\r") == std::string::npos)
     fail(src, path, "is empty", "give the host's SSH name or address, e.g. \"ssh\": \"studio-a\"");
   if (ssh[0] == '-')
     fail(src, path, quote(ssh) + " starts with '-'", "give a host name, not an ssh option");
