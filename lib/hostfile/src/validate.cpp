@@ -25,10 +25,6 @@ namespace {
 // An environment variable's name; with ".-", an IPv6 zone's.
 constexpr const char* kKeyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
 
-bool is_space_or_control(unsigned char c) {
-  return c <= 0x20 || c == 0x7F;
-}
-
 void check_utf8(std::string_view s, std::string_view src, const std::string& path) {
   if (!is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
 }
@@ -53,7 +49,7 @@ void check_ssh(const std::string& ssh, std::string_view src, const std::string& 
   if (ssh[0] == '-')
     fail(src, path, quote(ssh) + " starts with '-'", "give a host name, not an ssh option");
   for (unsigned char c : ssh)
-    if (is_space_or_control(c))
+    if (c <= 0x20 || c == 0x7F)
       fail(src, path, quote(ssh) + " contains white space or a control character",
            "give one host name or address");
 }
