@@ -151,7 +151,6 @@ std::string compress_node_list(const std::vector<std::string>& names) {
 std::string export_hosts(const std::vector<Host>& ranks, ExportFormat fmt) {
   std::vector<HostSlots> slots = count_slots(ranks);
   for (const HostSlots& s : slots) check_name(s.host, fmt);
-  std::string name(to_string(fmt));
   if (fmt == ExportFormat::slurm) {
     std::vector<std::string> hosts;
     hosts.reserve(slots.size());
@@ -161,7 +160,7 @@ std::string export_hosts(const std::vector<Host>& ranks, ExportFormat fmt) {
   }
   std::string out;
   for (const HostSlots& s : slots)
-    out += render_named("export_" + name + ".line",
+    out += render_named("export_" + std::string(to_string(fmt)) + ".line",
                         {{"host", s.host}, {"slots", std::to_string(s.slots)}}, TemplateMode::text);
   return out;
 }
