@@ -115,9 +115,7 @@ std::string render_json(const ReportInputs& in) {
     for (const auto& c : l.checks) lj["checks"].push_back({{"ok", c.ok}, {"text", c.text()}});
     j["levels"].push_back(lj);
   }
-  j["seeds"] = ordered_json::object();
-  if (in.task.seeds)
-    for (const auto& [k, v] : *in.task.seeds) j["seeds"][k] = v;
+  j["seeds"] = in.task.seeds.value_or(std::map<std::string, std::string>{});
   j["hosts"] = ordered_json::object();
   for (const auto& h : in.evidence.versions) j["hosts"][h.host] = h.values;
   j["inputs"] = ordered_json::object();
