@@ -22,9 +22,6 @@ using detail::host_path;
 
 namespace {
 
-// An environment variable's name; with ".-", an IPv6 zone's.
-constexpr const char* kKeyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
-
 void check_utf8(std::string_view s, std::string_view src, const std::string& path) {
   if (!is_valid_utf8(s)) fail(src, path, "is not valid UTF-8", "save the file as UTF-8");
 }
@@ -35,7 +32,7 @@ void check_env(const std::string& e, std::string_view src, const std::string& pa
   if (eq == std::string::npos)
     fail(src, path, quote(e) + " is not KEY=VALUE", "write e.g. \"MLX_RING_VERBOSE=1\"");
   if (eq == 0) fail(src, path, quote(e) + " has an empty key", "write KEY=VALUE");
-  if (e.find_first_not_of(kKeyChars) < eq)
+  if (!is_word(std::string_view(e).substr(0, eq)))
     fail(src, path, "key " + quote(e.substr(0, eq)) + " may contain only letters, digits and '_'",
          "rename the variable");
   if (e.find('\0') != std::string::npos)
@@ -216,8 +213,7 @@ bool is_ip_address(std::string_view s) {
   if (addr.find(':') == std::string::npos) return ::inet_pton(AF_INET, addr.c_str(), buf) == 1;
   if (size_t pct = addr.find('%'); pct != std::string::npos) {
     std::string_view zone = s.substr(pct + 1);
-    if (zone.empty() || zone.find_first_not_of(std::string(kKeyChars) + ".-") != zone.npos)
-      return false;
+    if (zone.empty() || !is_word(zone, ".-")) return false;
     addr.resize(pct);
   }
   return ::inet_pton(AF_INET6, addr.c_str(), buf) == 1;

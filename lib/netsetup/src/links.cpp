@@ -16,10 +16,7 @@ constexpr const char* kFormat = "write one cable per line as hostA:ifA hostB:ifB
 
 bool valid_host_name(std::string_view h) {
   if (h.empty() || h.size() > 253) return false;
-  return std::all_of(h.begin(), h.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '-' || c == '_' || c == '@' || c == ':' || c == '[' || c == ']';
-  });
+  return is_word(h, ".-@:[]");
 }
 
 std::string printable(std::string_view s) {
@@ -48,10 +45,7 @@ Endpoint parse_endpoint(const std::string& word, const std::string& where) {
 
 bool valid_iface_name(std::string_view n) {
   if (n.empty() || n.size() > 15 || n == "." || n == "..") return false;
-  return std::all_of(n.begin(), n.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '-';
-  });
+  return is_word(n, ".-");
 }
 
 std::vector<Cable> parse_links(std::string_view text, std::string_view source) {

@@ -79,6 +79,14 @@ std::string line_column(std::string_view text, size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+bool is_word(std::string_view s, std::string_view extra) {
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          extra.find(c) != std::string_view::npos))
+      return false;
+  return true;
+}
+
 namespace {
 // Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b) {

@@ -58,3 +58,14 @@ TEST_CASE("seconds_text: a tenth of a second, rounded") {
   CHECK(distkit::seconds_text(0) == "0.0 s");
   CHECK(distkit::seconds_text(120) == "120.0 s");
 }
+
+TEST_CASE("is_word takes ASCII letters, digits, '_' and only the extra characters given") {
+  CHECK(distkit::is_word("MLX_RANK_0"));
+  CHECK(distkit::is_word(""));
+  CHECK_FALSE(distkit::is_word("en0.5"));
+  CHECK(distkit::is_word("en0.5", ".-"));
+  CHECK_FALSE(distkit::is_word("a b", ".-"));
+  CHECK_FALSE(distkit::is_word("a=b"));
+  CHECK_FALSE(distkit::is_word(std::string_view("a\0b", 3), ".-"));
+  CHECK_FALSE(distkit::is_word("caf\xc3\xa9"));
+}

@@ -17,6 +17,9 @@ std::vector<std::string_view> split_lines(std::string_view s);
 // The first line with more than blanks, trimmed ("" when none): what a
 // command's error output says first.
 std::string first_line(std::string_view s);
+// Whether every character of `s` is an ASCII letter, a digit, '_' or one
+// of `extra` (true for ""): a variable's name, with ".-" an interface's.
+bool is_word(std::string_view s, std::string_view extra = "");
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // "2.4 s": a duration for people, to a tenth of a second.
 std::string seconds_text(double seconds);
