@@ -1,11 +1,10 @@
 // The host agent (agent.hpp; frames in distkit/launch/agent_frames.hpp):
 // one poll() loop over its stdin, its stdout and three pipes per rank
-// wrapper. Single-threaded, so a wrapper is forked without exec and runs
-// run_rank directly (one exec less per rank). Output is buffered here up
-// to a limit; past it the wrappers' pipes are not read, so a rank that
-// writes faster than distlaunch takes its output blocks in write(), as it
-// would on its own channel, while stdin frames (heartbeats) keep flowing
-// to every wrapper.
+// (rank.hpp), each rank a child of ours. Output is buffered here up to a
+// limit; past it the ranks' pipes are not read, so a rank that writes
+// faster than distlaunch takes its output blocks in write(), as it would
+// on its own channel, while the launcher's frames (heartbeats) are still
+// read and acted on.
 #include "agent.hpp"
 
 #include "checks.hpp"
@@ -15,6 +14,7 @@
 #include "distkit/version.hpp"
 #include "group.hpp"
 #include "posix_util.hpp"
+#include "rank.hpp"
 #include "stacks.hpp"
 
 #include <fcntl.h>
@@ -40,37 +40,15 @@ namespace af = distkit::agent_frames;
 namespace posix = distkit::posix;
 
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
-constexpr double kLingerAfterExit = 1.0;       // s a wrapper's pipes may stay open after it ends
+constexpr double kLingerAfterExit = 1.0;       // s a rank's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
 
 bool g_pad_lines = false;  // end every write with a newline (run_agent)
-rlimit g_nofile;           // the limit the wrappers and ranks get back (raised for us)
 
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
   fd = -1;
 }
-
-struct WrapperChild {
-  pid_t pid = -1;
-  int in = -1, out = -1, err = -1;  // our ends of its stdin, stdout, stderr
-  int told = -1;                    // its status pipe: "PID DIR\n" once its rank runs
-  std::string told_buf;
-  pid_t rank = 0;         // the rank's pid, which is its process group
-  std::string heartbeat;  // the rank's DISTKIT_HEARTBEAT_FILE
-  std::string queue;      // stdin bytes, written up to queue_off
-  std::size_t queue_off = 0;
-  bool close_after = false;  // C received: close once queue is written
-  bool exited = false;
-  int status = 0;
-  double exited_at = 0;
-
-  // Closes its stdin now, dropping what is queued for it.
-  void drop_stdin() {
-    queue.clear(), queue_off = 0;
-    close_fd(in);
-  }
-};
 
 // A forked dumper collecting one rank's stacks (stacks.hpp) for a W or L.
 struct Dumper {
@@ -111,12 +89,12 @@ bool read_timing(const af::Pairs& p, long& heartbeat, long& idle, long& first_wa
     }
     *values[i] = *v;
   }
-  // A wrapper's own watchdogs (no heartbeat, no start frame) must speak
+  // A rank's own watchdogs (no heartbeat, no start frame) must speak
   // before the agent gives up.
   const double margin = std::max(distkit::kHeartbeatMargin, distkit::kStartFrameMargin);
   if (heartbeat < 1 || static_cast<double>(idle) <= static_cast<double>(heartbeat) + margin) {
     why = "idle_limit " + std::to_string(idle) + " s is not past heartbeat_limit " +
-          std::to_string(heartbeat) + " s and a wrapper's margins";
+          std::to_string(heartbeat) + " s and a rank's margins";
     return false;
   }
   return true;
@@ -152,12 +130,12 @@ class Agent {
   void launcher_gone();
   bool read_pipe(long id, int& fd, char kind);
   void close_loop_fds();
-  void read_told(WrapperChild& w);
   void start_dump(long id, bool final);
   void read_dump(pid_t pid);
   void sample();
   void reap();
-  void finish_wrappers();
+  void tick_ranks();
+  void finish_ranks();
   void write_stdins();
   void flush_stdout();
 
@@ -173,7 +151,9 @@ class Agent {
   std::string out_;                            // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
   double gone_at_ = 0, last_input_ = 0;
-  std::map<long, WrapperChild> wrappers_;
+  double next_tick_ = 0;  // when a rank's watchdog or stop next needs a look
+  std::string host_ = "?";
+  std::map<long, Rank> ranks_;
 };
 
 // The frames complete in in_; a malformed one ends the agent's input (the
@@ -190,7 +170,7 @@ void Agent::handle_frames() {
       if (!preflight(f->data)) return;
       continue;
     }
-    auto w = wrappers_.find(id);
+    auto r = ranks_.find(id);
     if (kind == 'N') {
       started_any_ = true;
       if (gone_) {
@@ -198,17 +178,18 @@ void Agent::handle_frames() {
         continue;
       }
       start(id, f->data);
-    } else if (w == wrappers_.end() || w->second.exited) {
+    } else if (r == ranks_.end()) {
       // A rank that has ended: what was still sent to it is dropped.
     } else if (kind == 'I') {
-      if (w->second.in >= 0) w->second.queue += f->data;
-    } else if (kind == 'C') {
-      w->second.close_after = true;
+      const bool starting = r->second.pid == 0;
+      r->second.feed(f->data, now_seconds());
+      if (starting && r->second.pid > 0) next_sample_ = 0;  // its first window's baseline
     } else if (kind == 'W' || kind == 'L') {
       start_dump(id, kind == 'L');
-    } else {  // 'A'
-      w->second.drop_stdin();
+    } else {  // 'C' (its stream ends once the queue is written: it is), 'A'
+      r->second.end_of_stream(now_seconds());
     }
+    next_tick_ = 0;
   }
 }
 
@@ -238,64 +219,36 @@ bool Agent::preflight(const std::string& payload) {
   return true;
 }
 
-// Forks the wrapper for rank `id`. The child keeps only its three pipe ends
-// (every other descriptor of ours is closed) and runs run_rank itself.
+// Rank `id`'s start request: its temp dir now, the rank itself on its
+// secret frame (rank.hpp).
 void Agent::start(long id, const std::string& request) {
-  auto [env, args] = af::decode_request(request);
-  if (wrappers_.count(id)) {
+  if (ranks_.count(id)) {
     say("protocol error: rank id " + std::to_string(id) + " started twice");
     return;
   }
-  if (args.empty()) {
-    fail_start(id,
-               "empty start request for rank id " + std::to_string(id) +
-                   "; use the same distkit version on every host",
-               125);
-    return;
+  Rank& r =
+      ranks_
+          .emplace(std::piecewise_construct, std::forward_as_tuple(id),
+                   std::forward_as_tuple(af::decode_request(request), heartbeat_limit_, host_))
+          .first->second;
+  if (!r.problem().empty()) {
+    ranks_.erase(id);
+    return fail_start(id,
+                      "malformed start request for rank id " + std::to_string(id) + " (" +
+                          r.problem() + "); use the same distkit version on every host",
+                      126);
   }
-  posix::Fd in_r, in_w, out_r, out_w, err_r, err_w, told_r, told_w;  // close-on-exec
-  if (!posix::make_pipe(in_r, in_w) || !posix::make_pipe(out_r, out_w) ||
-      !posix::make_pipe(err_r, err_w) || !posix::make_pipe(told_r, told_w))
-    return fail_start(id, std::string("cannot create pipes: ") + std::strerror(errno), 126);
-  pid_t pid = fork_child();
-  if (pid == 0) {
-    setrlimit(RLIMIT_NOFILE, &g_nofile);  // the rank gets what a channel of its own would
-    dup2(in_r.get(), 0);
-    dup2(out_w.get(), 1);
-    dup2(err_w.get(), 2);
-    for (posix::Fd* fd : {&in_r, &in_w, &out_r, &out_w, &err_r, &err_w, &told_r}) fd->reset();
-    posix::set_nonblock(told_w.get());  // close-on-exec: the rank does not inherit it
-    close_loop_fds();
-    for (const auto& e : env) {
-      std::size_t eq = e.find('=');
-      if (eq != std::string::npos && eq > 0)
-        setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
-    }
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    _exit(run_rank(static_cast<int>(argv.size()) - 1, argv.data(), heartbeat_limit_, told_w.get()));
-  }
-  // The child's ends close as this returns.
-  if (pid < 0) return fail_start(id, std::string("cannot fork: ") + std::strerror(errno), 126);
-  WrapperChild w;
-  w.pid = pid;
-  w.in = in_w.release();
-  w.out = out_r.release();
-  w.err = err_r.release();
-  w.told = told_r.release();
-  for (int fd : {w.in, w.out, w.err, w.told}) posix::set_nonblock(fd);
-  wrappers_.emplace(id, std::move(w));
+  r.begin(now_seconds());
 }
 
-// The launcher closed our stdin or cannot be written to: every wrapper gets
-// EOF on its stdin, which makes it stop its rank and end.
+// The launcher closed our stdin or cannot be written to: every rank's
+// stream has ended, which stops it.
 void Agent::launcher_gone() {
   if (gone_) return;
   gone_ = true;
   gone_at_ = now_seconds();
-  for (auto& [id, w] : wrappers_) w.drop_stdin();
+  for (auto& [id, r] : ranks_) r.end_of_stream(gone_at_);
+  next_tick_ = 0;
 }
 
 // One read; true when it got bytes.
@@ -314,85 +267,71 @@ void Agent::reap() {
   int st = 0;
   pid_t pid;
   while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-    for (auto& [id, w] : wrappers_)  // a dumper's end is its pipe's EOF (read_dump)
-      if (w.pid == pid) {
-        w.exited = true;
-        w.status = st;
-        w.exited_at = now_seconds();
-        w.drop_stdin();
-      }
+    for (auto& [id, r] : ranks_)  // a dumper's end is its pipe's EOF (read_dump)
+      if (r.pid == pid) r.exited(st, now_seconds()), next_tick_ = 0;
 }
 
-// A wrapper that has ended is reported once its output is all read (or,
-// should something it started hold the pipes open, after a short linger).
-void Agent::finish_wrappers() {
+// Every rank's watchdogs and stops, when one is due; what they said goes
+// to the launcher on the rank's stderr.
+void Agent::tick_ranks() {
   double now = now_seconds();
-  for (auto it = wrappers_.begin(); it != wrappers_.end();) {
-    WrapperChild& w = it->second;
-    if (!w.exited || ((w.out >= 0 || w.err >= 0) && now - w.exited_at < kLingerAfterExit)) {
+  if (now < next_tick_) return;
+  next_tick_ = now + 0.25;
+  for (auto& [id, r] : ranks_) {
+    next_tick_ = std::min(next_tick_, r.tick(now));
+    if (!r.said.empty()) emit('R', id, r.said), r.said.clear();
+  }
+}
+
+// A rank that has ended is reported once its output is all read (or,
+// should something it started hold the pipes open, after a short linger).
+void Agent::finish_ranks() {
+  double now = now_seconds();
+  for (auto it = ranks_.begin(); it != ranks_.end();) {
+    Rank& r = it->second;
+    if (!r.ended() || ((r.out >= 0 || r.err >= 0) && now - r.ended_at() < kLingerAfterExit)) {
       ++it;
       continue;
     }
     // What is left in the pipes (bounded: something may still be writing).
-    for (int* fd : {&w.out, &w.err}) {
-      for (int i = 0; i < 64 && *fd >= 0 && read_pipe(it->first, *fd, fd == &w.out ? 'O' : 'R');)
+    for (int* fd : {&r.out, &r.err}) {
+      for (int i = 0; i < 64 && *fd >= 0 && read_pipe(it->first, *fd, fd == &r.out ? 'O' : 'R');)
         ++i;
       close_fd(*fd);
     }
-    close_fd(w.told);
-    std::string status = WIFSIGNALED(w.status) ? "s" + std::to_string(WTERMSIG(w.status))
-                                               : std::to_string(WEXITSTATUS(w.status));
-    report_exit(it->first, status);
-    it = wrappers_.erase(it);
+    if (!r.said.empty()) emit('R', it->first, r.said);
+    r.drop_stdin();
+    r.remove_dir();
+    report_exit(it->first, std::to_string(r.code()));
+    it = ranks_.erase(it);
   }
 }
 
-// In a forked child (a wrapper, a dumper): closes every descriptor of the
-// loop's (the wake pipe, every wrapper's pipes, every dumper's), so that
-// none holds another's pipe open.
+// In a forked child (a dumper): closes every descriptor of the loop's (the
+// wake pipe, every rank's pipes, every dumper's), so that none holds
+// another's pipe open.
 void Agent::close_loop_fds() {
   for (int fd : g_wake) close(fd);
-  for (auto& [id, w] : wrappers_)
-    for (int fd : {w.in, w.out, w.err, w.told})
+  for (auto& [id, r] : ranks_)
+    for (int fd : {r.in, r.out, r.err})
       if (fd >= 0) close(fd);
   for (auto& [pid, d] : dumpers_) close(d.fd);
-}
-
-// The wrapper's status line: its rank's pid (the rank's process group)
-// and temp dir, where the rank's heartbeat file is.
-void Agent::read_told(WrapperChild& w) {
-  char buf[512];
-  ssize_t n = read(w.told, buf, sizeof buf);
-  if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return close_fd(w.told);
-  if (n < 0) return;
-  w.told_buf.append(buf, static_cast<std::size_t>(n));
-  std::size_t nl = w.told_buf.find('\n'), sp = w.told_buf.find(' ');
-  if (nl == std::string::npos) {
-    if (w.told_buf.size() > 4096) close_fd(w.told);  // no wrapper of ours says that much
-    return;
-  }
-  if (sp != std::string::npos && sp < nl) {
-    w.rank = distkit::parse_decimal<pid_t>(std::string_view(w.told_buf).substr(0, sp)).value_or(0);
-    w.heartbeat = w.told_buf.substr(sp + 1, nl - sp - 1) + "/heartbeat";
-    next_sample_ = 0;  // a first sample now: the baseline of its first window
-  }
-  close_fd(w.told);  // one line is all it says
 }
 
 // W or L for rank `id`: a forked dumper collects its stacks (this loop
 // keeps serving every rank meanwhile) and its output goes back as B.
 void Agent::start_dump(long id, bool final) {
-  auto w = wrappers_.find(id);
+  auto r = ranks_.find(id);
   std::string none;
-  if (w == wrappers_.end() || w->second.exited)
+  if (r == ranks_.end() || r->second.ended())
     none = "the rank has ended";
-  else if (w->second.rank <= 0)
+  else if (r->second.pid <= 0)
     none = "the rank has not started yet";
   posix::Fd pipe_r, pipe_w;
   if (none.empty() && !posix::make_pipe(pipe_r, pipe_w))
     none = std::string("cannot create a pipe: ") + std::strerror(errno);
   if (!none.empty()) return emit('B', id, none);
-  const pid_t group = w->second.rank;
+  const pid_t group = r->second.pid;
   pid_t pid = fork_child();
   if (pid == 0) {
     // Nothing of the launcher's channel stays open in here.
@@ -434,34 +373,34 @@ void Agent::read_dump(pid_t pid) {
 void Agent::sample() {
   next_sample_ = now_seconds() + distkit::kSampleInterval;
   std::vector<pid_t> groups;
-  for (const auto& [id, w] : wrappers_)
-    if (!w.exited && w.rank > 0) groups.push_back(w.rank);
+  for (const auto& [id, r] : ranks_)
+    if (r.running()) groups.push_back(r.pid);
   if (groups.empty()) return;
   auto counters = sample_groups(groups);
-  for (const auto& [id, w] : wrappers_) {
-    auto c = w.exited ? counters.end() : counters.find(w.rank);
+  for (const auto& [id, r] : ranks_) {
+    auto c = r.running() ? counters.find(r.pid) : counters.end();
     if (c == counters.end()) continue;
-    emit('M', id, progress_pairs(c->second, w.heartbeat));
+    emit('M', id, progress_pairs(c->second, r.heartbeat_file()));
   }
 }
 
 void Agent::write_stdins() {
-  for (auto& [id, w] : wrappers_) {
-    if (w.in < 0) continue;
-    if (!w.queue.empty()) {
-      ssize_t n = write(w.in, w.queue.data() + w.queue_off, w.queue.size() - w.queue_off);
+  for (auto& [id, r] : ranks_) {
+    if (r.in < 0) continue;
+    if (!r.queue.empty()) {
+      ssize_t n = write(r.in, r.queue.data() + r.queue_off, r.queue.size() - r.queue_off);
       if (n > 0) {
         // Amortised: erase written bytes only when they are most of it.
-        w.queue_off += static_cast<std::size_t>(n);
-        if (w.queue_off == w.queue.size())
-          w.queue.clear(), w.queue_off = 0;
-        else if (w.queue_off > (1u << 20) && w.queue_off * 2 > w.queue.size())
-          w.queue.erase(0, w.queue_off), w.queue_off = 0;
+        r.queue_off += static_cast<std::size_t>(n);
+        if (r.queue_off == r.queue.size())
+          r.queue.clear(), r.queue_off = 0;
+        else if (r.queue_off > (1u << 20) && r.queue_off * 2 > r.queue.size())
+          r.queue.erase(0, r.queue_off), r.queue_off = 0;
       } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
-        w.drop_stdin();  // gone; reap() reports it
+        r.drop_stdin();  // the rank closed its stdin: what it did not read is dropped
       }
     }
-    if (w.in >= 0 && w.close_after && w.queue.empty()) close_fd(w.in);
+    if (r.in >= 0 && r.close_after && r.queue.empty()) close_fd(r.in);
   }
 }
 
@@ -484,6 +423,8 @@ void Agent::flush_stdout() {
 }
 
 int Agent::run() {
+  char h[256] = {0};
+  if (gethostname(h, sizeof h - 1) == 0 && h[0]) host_ = h;
   last_input_ = now_seconds();
   set_cloexec_nonblock(0);
   set_cloexec_nonblock(1);
@@ -492,18 +433,19 @@ int Agent::run() {
   af::append_frame(out_, af::Channel::from_agent, 'V', distkit::kAgentProtocol, distkit::kVersion);
   while (true) {
     reap();
-    finish_wrappers();
+    tick_ranks();
+    finish_ranks();
     flush_stdout();
     if (g_signal) launcher_gone();  // HUP/INT/TERM: stop like on EOF
     double now = now_seconds();
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
-    // wrapper blocked writing to a full pipe would otherwise keep us).
+    // rank blocked writing to a full pipe would otherwise keep us).
     if (!gone_ && now - last_input_ >= idle_ + (started_any_ ? 0 : first_wait_)) {
       if (!preflight_done_) say("no P frame from the launcher; ending");
       launcher_gone();
     }
-    if (wrappers_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
+    if (ranks_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     if (sampling_ && !gone_ && now >= next_sample_) sample();
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
@@ -511,19 +453,19 @@ int Agent::run() {
     fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
     fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
     // Past the limit the pipes wait, unless the launcher is gone (then a
-    // wrapper blocked on a full pipe could not end).
+    // rank blocked on a full pipe could not end).
     bool read_pipes = out_.size() < kOutputLimit || gone_;
-    for (auto& [id, w] : wrappers_) {
+    for (auto& [id, r] : ranks_) {
       if (read_pipes)
-        for (int* fd : {&w.out, &w.err})
+        for (int* fd : {&r.out, &r.err})
           if (*fd >= 0) fds.push_back({*fd, POLLIN, 0}), pipes.push_back({id, fd});
-      if (w.told >= 0) fds.push_back({w.told, POLLIN, 0}), pipes.push_back({id, &w.told});
-      if (w.in >= 0 && !w.queue.empty())
-        fds.push_back({w.in, POLLOUT, 0}), pipes.push_back({id, nullptr});
+      if (r.in >= 0 && !r.queue.empty())
+        fds.push_back({r.in, POLLOUT, 0}), pipes.push_back({id, nullptr});
     }
     std::vector<pid_t> dumps;  // for fds after the pipes'
     for (auto& [pid, d] : dumpers_) fds.push_back({d.fd, POLLIN, 0}), dumps.push_back(pid);
-    int rc = poll(fds.data(), fds.size(), 250);
+    const double wait = std::clamp(next_tick_ - now_seconds(), 0.0, 0.25);
+    int rc = poll(fds.data(), fds.size(), static_cast<int>(wait * 1000));
     if (rc < 0 && errno != EINTR) {
       say(std::string("poll failed: ") + std::strerror(errno));
       return 1;
@@ -545,12 +487,8 @@ int Agent::run() {
     for (std::size_t i = 0; i < pipes.size(); ++i) {
       if (!fds[i + 3].revents) continue;
       auto [id, fd] = pipes[i];
-      auto w = wrappers_.find(id);
-      if (w == wrappers_.end()) continue;
-      if (fd == &w->second.told)
-        read_told(w->second);
-      else if (fd)
-        read_pipe(id, *fd, fd == &w->second.out ? 'O' : 'R');
+      auto r = ranks_.find(id);
+      if (r != ranks_.end() && fd) read_pipe(id, *fd, fd == &r->second.out ? 'O' : 'R');
     }
     for (std::size_t i = 0; i < dumps.size(); ++i)
       if (fds[3 + pipes.size() + i].revents) read_dump(dumps[i]);
@@ -569,13 +507,12 @@ int run_agent() {
     unsetenv("DISTKIT_AGENT_LINES");
   }
   // Three descriptors a rank: macOS's default soft limit (256) would stop a
-  // host at ~80 ranks. The wrappers put the original back for their ranks.
-  if (getrlimit(RLIMIT_NOFILE, &g_nofile) == 0) {
-    rlimit raised = g_nofile;
-    raised.rlim_cur = g_nofile.rlim_max == RLIM_INFINITY ? 10240 : g_nofile.rlim_max;
-    if (raised.rlim_cur > g_nofile.rlim_cur) setrlimit(RLIMIT_NOFILE, &raised);
-  } else {
-    g_nofile.rlim_cur = g_nofile.rlim_max = RLIM_INFINITY;  // nothing to restore
+  // host at ~80 ranks. Each rank gets the original (rank.hpp).
+  if (getrlimit(RLIMIT_NOFILE, &g_rank_nofile) == 0) {
+    rlimit raised = g_rank_nofile;
+    raised.rlim_cur = g_rank_nofile.rlim_max == RLIM_INFINITY ? 10240 : g_rank_nofile.rlim_max;
+    g_nofile_raised =
+        raised.rlim_cur > g_rank_nofile.rlim_cur && setrlimit(RLIMIT_NOFILE, &raised) == 0;
   }
   if (!catch_loop_signals()) return 126;
   return Agent().run();

@@ -1,6 +1,5 @@
-// The signal setup shared by the rank wrapper (main.cpp) and the host agent
-// (agent.cpp), and distkit's POSIX helpers (distkit/util/posix.hpp) for
-// both. libc only, header-only.
+// The host agent's signal setup (agent.cpp) and distkit's POSIX helpers
+// (distkit/util/posix.hpp) for its files. libc only, header-only.
 #pragma once
 
 #include <fcntl.h>
@@ -34,8 +33,8 @@ inline std::string read_file(const std::string& path, std::size_t max) {
   return out;
 }
 
-// Written by the signal handler, read by the loop (the agent's, or a
-// wrapper's in its forked child): the first HUP, INT or TERM caught (0:
+// Written by the signal handler, read by the agent's loop: the first HUP,
+// INT or TERM caught (0:
 // none), and the self-pipe by which every signal, SIGCHLD too, ends poll().
 inline volatile sig_atomic_t g_signal = 0;
 inline int g_wake[2] = {-1, -1};
@@ -50,7 +49,7 @@ inline void on_loop_signal(int sig) {
 
 // Makes the wake pipe, then sends HUP, INT, TERM and CHLD to
 // on_loop_signal, SIGPIPE ignored (a closed pipe is an error return, not
-// death). A wrapper starts with no signal of the agent's. False: no pipe.
+// death). False: no pipe.
 inline bool catch_loop_signals() {
   g_signal = 0;
   if (pipe(g_wake) != 0) return false;

@@ -1,7 +1,8 @@
 // The rank's private temp dir:
 // "$TMPDIR/distlaunch.XXXXXXXX", mode 0700, with an "owner" file naming this
-// host (plus its PID namespace where the OS shows it) and our pid, so a later
-// wrapper of the same host can remove the dirs of wrappers killed by SIGKILL.
+// host (plus its PID namespace where the OS shows it) and the agent's pid, so
+// a later agent of the same host can remove the dirs of agents killed by
+// SIGKILL.
 #pragma once
 
 #include <string>

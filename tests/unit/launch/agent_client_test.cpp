@@ -235,7 +235,7 @@ TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch]
   CHECK(r.exit.exit_status == 0);
   CHECK(r.err ==
         "distkit-agent: protocol error: idle_limit 5 s is not past heartbeat_limit 5 s and a "
-        "wrapper's margins");
+        "rank's margins");
   CHECK_FALSE(agent->running());
 }
 

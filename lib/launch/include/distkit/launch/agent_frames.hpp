@@ -1,7 +1,7 @@
 // The frames of the launcher <-> host side protocol (agent_protocol.hpp),
 // defined once: kFrames is the table, append_frame the one encoder and
 // FrameStream the one decoder, for all three channels and both sides (the
-// launcher, the agent, the rank wrapper). Header-only, the C++ standard
+// launcher, the agent, a rank's frames inside I). Header-only, the C++ standard
 // library only, so the libc-only distkit-agent includes it too. The
 // document is distkit-agent(1), PROTOCOL; a unit test checks it and the
 // encoder against this table.
@@ -50,16 +50,16 @@ struct Spec {
 inline constexpr Spec kFrames[] = {
     {'P', Channel::to_agent, Field::size},                        // timing and checks, first
     {'N', Channel::to_agent, Field::id, Field::size},             // start a rank
-    {'I', Channel::to_agent, Field::id, Field::size},             // bytes for a rank's wrapper
-    {'C', Channel::to_agent, Field::id},                          // close its stdin after the queue
-    {'A', Channel::to_agent, Field::id},                          // close it now
+    {'I', Channel::to_agent, Field::id, Field::size},             // bytes of a rank's own frames
+    {'C', Channel::to_agent, Field::id},                          // its frames end: stop it
+    {'A', Channel::to_agent, Field::id},                          // the same, in an abort
     {'W', Channel::to_agent, Field::id},                          // its stacks; the job goes on
     {'L', Channel::to_agent, Field::id},                          // its stacks; the job then stops
     {'V', Channel::from_agent, Field::protocol, Field::version},  // the hello, first
     {'F', Channel::from_agent, Field::size},                      // the checks' facts, for P
     {'O', Channel::from_agent, Field::id, Field::size},           // a rank's stdout
     {'R', Channel::from_agent, Field::id, Field::size},           // a rank's stderr
-    {'X', Channel::from_agent, Field::id, Field::status},         // a rank's wrapper ended
+    {'X', Channel::from_agent, Field::id, Field::status},         // a rank ended, its group gone
     {'M', Channel::from_agent, Field::id, Field::size},           // a rank's progress counters
     {'B', Channel::from_agent, Field::id, Field::size},           // a rank's stacks, for W or L
     {'S', Channel::to_wrapper, Field::secret},                    // the job secret, first
@@ -290,7 +290,7 @@ inline std::optional<Pairs> decode_pairs(std::string_view payload) {
 }
 
 // The payload of an N frame, a rank's start request: its environment
-// (KEY=VALUE), an empty string, then its wrapper's arguments, each
+// (KEY=VALUE), an empty string, then its arguments (rank.hpp), each
 // NUL-terminated.
 struct StartRequest {
   std::vector<std::string> env, args;

@@ -31,11 +31,12 @@ inline constexpr const char kAgentProtocolFlag[] = "--protocol=4";
 // heartbeat limit (--heartbeat-limit, H) and these. The launcher sends the
 // three the agent uses in its P frame (heartbeat_limit=H,
 // idle_limit=H+kAgentIdleMargin, first_rank_wait=kFirstRankWait); the
-// agent checks their order (idle past a wrapper's own limits) and refuses
+// agent checks their order (idle past a rank's own limits) and refuses
 // a P that breaks it.
 //   launcher: a heartbeat frame to every running rank each interval;
-//   wrapper: stops its rank after H + kHeartbeatMargin without a frame, and
-//     gives up after H + kStartFrameMargin without its start frame;
+//   agent, for each rank: stops it after H + kHeartbeatMargin without a
+//     frame for it, and gives up after H + kStartFrameMargin without its
+//     start frame;
 //   agent: ends (stopping its ranks) after the idle limit without a frame,
 //     the first-rank wait more before its first rank, while distlaunch
 //     waits for the other hosts' preflights: up to kPreflightTimeout each,
@@ -54,7 +55,7 @@ inline constexpr long kAgentCopyTimeout = 15;
 // sw_vers) share this many seconds; one still running then is killed and
 // its fact left out, so the answer comes before the launcher's timeout.
 inline constexpr long kChecksTimeout = 12;
-// A wrapper's own watchdog speaks first (it says which rank and why).
+// A rank's own watchdog speaks first (it says which rank and why).
 static_assert(kAgentIdleMargin > kHeartbeatMargin && kAgentIdleMargin > kStartFrameMargin);
 static_assert(kHeartbeatMargin < kHeartbeatInterval);
 // Every host's preflight (with a copy) ends before any agent gives up waiting.

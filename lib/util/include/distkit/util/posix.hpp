@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,14 +103,19 @@ inline double now_seconds() {
 // process group of its own, nothing blocked and the usual signals at their
 // defaults: how ranks and local commands start. `fds` become the child's
 // 0, 1 and 2 (-1 keeps ours); every other descriptor of ours must be
-// close-on-exec. Returns the pid, or -1 with the errno value in `err`
+// close-on-exec. `envp` is its environment (PATH is still searched as
+// ours); `cwd`, when given, its working directory, which must exist (the
+// spawn fails otherwise); `nofile`, when given, its open-file limit (ours
+// for the spawn: the file actions are checked against ours before).
+// Returns the pid, or -1 with the errno value in `err`
 // (posix_spawn also reports a failed exec; EINVAL for an empty argv).
 // posix_spawn rather than fork: no copy of the parent's page tables, which
 // made starting 32 ranks from the agent cost ~9 ms of CPU each. A file
 // without #! is run by /bin/sh, as execvp does and glibc's posix_spawnp
 // does not.
-inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int (&fds)[3],
-                                int& err) {
+inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int (&fds)[3], int& err,
+                                char* const* envp = environ, const char* cwd = nullptr,
+                                const rlimit* nofile = nullptr) {
   if (argv.empty()) return err = EINVAL, -1;
   std::vector<char*> args;  // posix_spawn's argv: not written to
   args.reserve(argv.size() + 1);
@@ -119,6 +125,7 @@ inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int 
   posix_spawn_file_actions_init(&fa);
   for (int i = 0; i < 3; ++i)
     if (fds[i] >= 0 && fds[i] != i) posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+  if (cwd) posix_spawn_file_actions_addchdir_np(&fa, cwd);  // glibc 2.29, macOS 10.15
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t none, defaults;
@@ -131,14 +138,18 @@ inline pid_t spawn_in_new_group(const std::vector<std::string>& argv, const int 
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  rlimit ours{};
+  if (nofile && getrlimit(RLIMIT_NOFILE, &ours) != 0) nofile = nullptr;
+  if (nofile) setrlimit(RLIMIT_NOFILE, nofile);
   pid_t pid = -1;
-  err = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
+  err = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), envp);
   if (err == ENOEXEC) {  // sh finds it on PATH again and runs it as a script
     char sh[] = "/bin/sh", c[] = "-c", run[] = "exec \"$0\" \"$@\"";
     std::vector<char*> via_sh{sh, c, run};
     via_sh.insert(via_sh.end(), args.begin(), args.end());  // with its nullptr
-    err = ::posix_spawn(&pid, sh, &fa, &attr, via_sh.data(), environ);
+    err = ::posix_spawn(&pid, sh, &fa, &attr, via_sh.data(), envp);
   }
+  if (nofile) setrlimit(RLIMIT_NOFILE, &ours);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   return err == 0 ? pid : -1;
