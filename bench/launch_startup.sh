@@ -7,7 +7,7 @@
 # distlaunch runs each host's ranks through one host agent channel (its
 # only host side). Measured in the same run, for reference: the same
 # connections and one SSH channel per rank running `true` directly
-# (tests/unit/ssh/ssh_tool, no wrapper, no preflight), i.e. the least any
+# (tests/unit/ssh/ssh_tool, no agent, no preflight), i.e. the least any
 # launcher that gives each rank its own channel has to do.
 #
 # Usage: bench/launch_startup.sh BUILD_DIR [REPEATS]   (root, Linux; default 5)
@@ -97,7 +97,7 @@ for combo in "4 1" "4 4" "16 1" "16 4" "16 8" "32 1" "32 4" "32 8"; do
 done
 
 # Failure to teardown: rank 0 records the time and exits 1 while the others
-# sleep; distlaunch exits once every rank's wrapper has ended (its group gone).
+# sleep; distlaunch exits once every rank has ended (its group gone).
 # Two clocks, interleaved: `date +%s%N | cut` in the rank and after
 # distlaunch (the first tables' method; each $(date | cut) costs this
 # machine ~10 ms of process starts, part of it inside the interval), and

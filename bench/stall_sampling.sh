@@ -1,13 +1,13 @@
 #!/bin/sh
 # The cost of --stall-timeout's progress sampling: CPU time of the host side
-# (the host agent and its 32 rank wrappers, with what they reaped) and of
+# (the host agent, with the 32 ranks' reaped time) and of
 # distlaunch, over the same 11 s of a 32-rank job of `sleep` on this
 # machine, without sampling and with it (the agent reads /proc for every
 # rank's group each second and sends M frames), interleaved, same run.
 #
 # Usage: bench/stall_sampling.sh BUILD_DIR [REPEATS]   (Linux; default 3)
 # Prints a `#` preamble, then per mode the median CPU ms of the host side
-# (agent + wrappers: every thread's schedstat run time) and of distlaunch,
+# (agent and its children: every thread's schedstat run time) and of distlaunch,
 # and the ratio with/without.
 set -eu
 BUILD=${1:?usage: stall_sampling.sh BUILD_DIR [REPEATS]}
@@ -34,7 +34,7 @@ run() {  # run MODE: prints "HOST_US LAUNCHER_US"
   dl=$!
   sleep 1
   agent=$(pgrep -P "$dl" -f -- "--host-agent" | head -1)
-  # shellcheck disable=SC2046 # the agent and its wrappers, one word each
+  # shellcheck disable=SC2046 # the agent and its children, one word each
   set -- "$agent" $(pgrep -P "$agent")
   a0=$(cpu_us "$@"); l0=$(cpu_us "$dl")
   sleep 11

@@ -63,9 +63,9 @@ NRANKS=$((2 * NHOSTS))
 JOB_TICKS=50           # each rank prints a line every 0.1 s for 5 s
 GRACE=1                # --grace
 EXIT_WINDOW=2          # --exit-window
-HB_LIMIT=5             # the wrapper's heartbeat limit (LaunchOptions)
+HB_LIMIT=5             # the ranks' heartbeat limit (LaunchOptions)
 # Cleanup bounds (ms from the fault, or from distlaunch's exit when later):
-BOUND_MS=$(( (GRACE + 3) * 1000 ))            # told to stop, or EOF on the wrapper
+BOUND_MS=$(( (GRACE + 3) * 1000 ))            # told to stop, or its frames end
 BOUND_CUT_MS=$(( (HB_LIMIT + GRACE + 3) * 1000 ))  # no heartbeat on the cut host
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/distkit-chaos.XXXXXX")
@@ -110,7 +110,7 @@ echo "chaos: seed $SEED, $ROUNDS round(s), $NHOSTS hosts, $NRANKS ranks (rerun: 
 
 on_host() { k=$1; shift; "$CLUSTER" exec "$C" "$k" -- "$@"; }
 # The round's processes: its ranks (their command lines carry TAG) and the
-# host agents with the wrappers they forked (every agent on the test hosts
+# host agents (every agent on the test hosts
 # is this run's).
 round_pattern() { echo "$1|[-]-host-agent"; }
 procs() {  # processes of round TAG on all hosts [but host SKIP]
@@ -286,7 +286,7 @@ while read -r kind host rank delay; do
     [ -n "$cut_gone_ms" ] && [ "$cut_gone_ms" -le "$BOUND_CUT_MS" ] ||
       problem="${problem:+$problem; }the cut host's processes gone after ${cut_gone_ms:-?} ms, bound $BOUND_CUT_MS ms"
   fi
-  # No temp file left (wrapper dirs go with their rank).
+  # No temp file left (a rank's dir goes with it).
   t=0
   while [ -n "$(temp_left)" ] && [ $t -lt 30 ]; do sleep 0.1; t=$((t + 1)); done
   tl=$(temp_left)

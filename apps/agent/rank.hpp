@@ -44,7 +44,7 @@ class Rank {
   // and creates its own; then it waits for the secret frame.
   void begin(double now);
   // The launcher's bytes for it (the agent's I frames): its frames
-  // (agent_frames.hpp, Channel::to_wrapper), acted on as they complete.
+  // (agent_frames.hpp, Channel::to_rank), acted on as they complete.
   void feed(std::string_view bytes, double now);
   // The launcher's stream for it has ended (C, A, or the launcher is
   // gone): a running rank is stopped, and its stdin closed.
@@ -90,7 +90,7 @@ class Rank {
   std::vector<std::string> env_;    // KEY=VALUE over the agent's environment
   std::vector<std::string> files_;  // triples: variable, name, content
   std::vector<std::string> command_;
-  distkit::agent_frames::FrameStream frames_{distkit::agent_frames::Channel::to_wrapper};
+  distkit::agent_frames::FrameStream frames_{distkit::agent_frames::Channel::to_rank};
   std::string dir_;
   double start_by_ = 0, last_frame_ = 0;
   int fail_code_ = -1;   // >= 0: it ended (or never started) with this

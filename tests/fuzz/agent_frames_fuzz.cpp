@@ -1,6 +1,6 @@
 // Fuzzes the launcher <-> host side protocol's one decoder
-// (agent_frames.hpp's FrameStream, which the launcher, the agent and the
-// rank wrapper all use) on each of its three channels, and parse_header on
+// (agent_frames.hpp's FrameStream, which the launcher and the agent both
+// use) on each of its three channels, and parse_header on
 // every line. The first input byte picks where the stream is split in two:
 // what the decoder makes of the stream must not depend on how it arrives,
 // no frame may carry more bytes than the input had, and the frames it reads,
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string_view> split = {in.substr(0, cut), in.substr(cut)};
 
   Seen frames;
-  for (auto channel : {af::Channel::to_agent, af::Channel::from_agent, af::Channel::to_wrapper}) {
+  for (auto channel : {af::Channel::to_agent, af::Channel::from_agent, af::Channel::to_rank}) {
     auto [read, broken] = reads(channel, whole);
     require(reads(channel, split) == std::make_pair(read, broken));
     // The frames read, encoded again, read back as the same frames.
@@ -81,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   while (pos <= in.size()) {
     std::size_t nl = in.find('\n', pos);
     std::string_view line = in.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
-    for (auto channel : {af::Channel::to_agent, af::Channel::from_agent, af::Channel::to_wrapper}) {
+    for (auto channel : {af::Channel::to_agent, af::Channel::from_agent, af::Channel::to_rank}) {
       auto h = af::parse_header(channel, line);
       if (!h) continue;
       require(af::find_spec(channel, h->kind) != nullptr);

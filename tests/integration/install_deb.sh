@@ -17,7 +17,7 @@ expect_eq "$(dpkg-deb -f "$deb" Version)" 0.1.0 "Version field"
 
 # Every dependency is a real package here (so the .deb installs on this CI
 # system), the libraries the tools link are among them, and procps (ps for
-# the rank wrapper on minimal roots).
+# the host agent on minimal roots).
 depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libssh2-1 libstdc++6 libc6 procps; do
   echo "$depends" | grep -q "\\b$lib\\b" || fail "Depends lacks $lib: $depends"

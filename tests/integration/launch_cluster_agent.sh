@@ -7,7 +7,7 @@
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 2
 version=$("$DL" --version | cut -d' ' -f2)
-# The rank prints its wrapper's command line: the agent's (a fork of it).
+# The rank prints its parent's command line: the agent's.
 dl --hosts h1,h2 -n 2 --agent none --record "$WORK/rec" -- \
   sh -c 'ps -o args= -p $PPID' > "$WORK/out" 2> "$WORK/err"
 expect_eq "$(grep -c "/.cache/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent --protocol=4 --host-agent$" "$WORK/out")" 4 \

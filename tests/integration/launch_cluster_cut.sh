@@ -26,9 +26,9 @@ expect_eq "$rc" 255 "exit status"
 grep -q "^distlaunch: error: rank [45] on h3 lost its connection" "$WORK/err" || { cat "$WORK/err"; fail "no lost-connection line"; }
 "$CLUSTER" uncut "$C" 3
 expect_eq "$(wait_procs "$marker" 0 5)" 0 "rank processes left"
-# The cut host's agent ends on its own: no wrapper and no frame for the
+# The cut host's agent ends on its own: no frame for the
 # heartbeat limit + 1 s (the others saw EOF when distlaunch exited).
-expect_eq "$(wait_procs "$AGENT_PATTERN" 0 10)" 0 "host agents or wrappers left"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 10)" 0 "host agents left"
 
 # A link cut while stdin streams to the host's ranks: the connection's
 # socket fills and a packet stays half-sent; the silence is still noticed
@@ -54,7 +54,7 @@ expect_eq "$rc" 255 "exit status after a cut mid-stdin"
 grep -q "^distlaunch: error: rank [0-3] on h1 lost its connection" "$WORK/err" ||
   { cat "$WORK/err"; fail "no lost-connection line after a cut mid-stdin"; }
 expect_eq "$(wait_procs "$marker" 0 10)" 0 "rank processes left after a cut mid-stdin"
-expect_eq "$(wait_procs "$AGENT_PATTERN" 0 10)" 0 "host agents or wrappers left after a cut mid-stdin"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 10)" 0 "host agents left after a cut mid-stdin"
 
 # A link cut during the preflight (h2's sw_vers answers after 4 s): a
 # runtime failure (exit 1) naming the host, not a configuration error, and

@@ -26,7 +26,7 @@ done
 [ "$(grep -c '^\[[0-9] h[0-9]\] /' "$WORK/out")" = 8 ] || fail "expected 8 temp dirs"
 
 # Ranks that exit at once (16 of them, 3 times): nothing on stderr, and no
-# temp dir is left or recreated afterwards (a wrapper helper that missed its
+# temp dir is left or recreated afterwards (a rank helper that missed its
 # stop signal used to write into the removed dir and say it lost the launcher).
 for run in 1 2 3; do
   dl --hosts "$hosts" -n 4 -- sh -c 'dirname "$DISTKIT_SECRET_FILE"' < /dev/null \

@@ -12,5 +12,5 @@ wait $pid || rc=$?
 expect_eq "$rc" 130 "exit status"
 expect_line "$WORK/err" "distlaunch: SIGINT: forwarded to every rank; again to kill them at once"
 expect_eq "$(wait_procs "$marker" 0 5)" 0 "rank processes left"
-expect_eq "$(wait_procs "$AGENT_PATTERN" 0 5)" 0 "host agents or wrappers left"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 5)" 0 "host agents left"
 echo PASS

@@ -1,6 +1,5 @@
 # distlaunch itself killed with SIGKILL: its SSH connections close, each
-# host's wrapper sees its stdin end without the end marker and kills its
-# rank's process group. Nothing remains on any host.
+# host's agent sees its stdin end and stops its ranks' process groups. Nothing remains on any host.
 . "$(dirname "$0")/launch_lib.sh"
 cluster_up 4
 marker="sleep 95$$"
@@ -10,5 +9,5 @@ expect_eq "$(wait_procs "$marker" $((8 * PER_RANK)) 10)" $((8 * PER_RANK)) "rank
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 expect_eq "$(wait_procs "$marker" 0 3)" 0 "rank processes left 3 s after SIGKILL"
-expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents or wrappers left after SIGKILL"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left after SIGKILL"
 echo PASS

@@ -10,8 +10,8 @@ DATA="$SRC/tests/data/launch"
 
 # Processes whose command line names a rank's command while `sh -c CMD`
 # runs on a host with distkit-agent (the test hosts share this build):
-# sh and CMD. The rank's wrapper is a fork of the host agent and carries
-# the agent's command line (AGENT_PATTERN), not the rank's.
+# sh and CMD. The host agent carries its own command line
+# (AGENT_PATTERN), not the rank's.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 PER_RANK=2
 # shellcheck disable=SC2034 # used by the scripts that source this file

@@ -86,7 +86,7 @@ expect_line "$WORK/err" "distlaunch: error: 127.0.0.1: port $((port + 1)) (rank 
 # distlaunch makes in the host's cache, once.
 version=$("$DL" --version | cut -d' ' -f2)
 parent='ps -o comm= -p $PPID'
-expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distkit-agent "default wrapper"
+expect_eq "$("$DL" --hosts 127.0.0.1 -n 1 -- sh -c "$parent")" distkit-agent "the rank's parent"
 "$DL" --hosts 127.0.0.1 -n 1 --record "$WORK/rec" -- true
 grep -Eq '^      "agent": "/.*/distkit-agent",?$' "$WORK/rec/manifest.json" ||
   { cat "$WORK/rec/manifest.json"; fail "no agent (an absolute path) in the manifest"; }

@@ -2,7 +2,7 @@
 # fast as they can for 8 s (bench/launch_load.sh, which bench/README.md runs
 # at 64 ranks x 10 s); no line may be lost or torn, the ranks must not be
 # stopped for missing heartbeats while output floods the connections (for
-# longer than the wrappers' 5 s heartbeat limit), and distlaunch's peak RSS
+# longer than the ranks' 5 s heartbeat limit), and distlaunch's peak RSS
 # stays under 64 MB.
 # Under a sanitizer (DISTKIT_SANITIZER) shadow memory multiplies RSS: the
 # bound is not checked there, everything else is.

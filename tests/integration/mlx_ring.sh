@@ -19,5 +19,5 @@ for hosts in 2 4; do
   done
   echo "ok: $n MLX ranks on $hosts hosts, every result exact"
 done
-expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents or wrappers left"
+expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left"
 echo PASS

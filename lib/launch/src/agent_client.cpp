@@ -20,7 +20,7 @@ struct AgentClient::Slot {
 };
 
 agent_frames::Pairs agent_timing(long heartbeat_limit, long first_rank_wait) {
-  heartbeat_limit = std::max(1L, heartbeat_limit);  // as the wrappers have always had it
+  heartbeat_limit = std::max(1L, heartbeat_limit);  // as the host side has always had it
   return {{"heartbeat_limit", std::to_string(heartbeat_limit)},
           {"idle_limit", std::to_string(heartbeat_limit + kAgentIdleMargin)},
           {"first_rank_wait", std::to_string(first_rank_wait)}};

@@ -1,6 +1,6 @@
 // Rendering the plan for --dry-run. The environment shown is what the rank
 // sees (files as $TMPDIR paths), the agent's arguments those of the rank's
-// start request (wrapper.hpp), exactly as its host agent gets them.
+// start request (rank_request.hpp), exactly as its host agent gets them.
 // One rank at a time goes to the sink: nothing holds the whole output.
 #include "distkit/launch/dry_run.hpp"
 
@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json rank_json(const Plan& plan, const RankSpec& r, const WrapperSettings& wrapper) {
+ordered_json rank_json(const Plan& plan, const RankSpec& r, const RankSettings& settings) {
   ordered_json jr;
   jr["rank"] = r.rank;
   jr["host"] = r.host;
@@ -24,7 +24,7 @@ ordered_json rank_json(const Plan& plan, const RankSpec& r, const WrapperSetting
   for (const auto& [k, v] : effective_env(r, kRankDirShown)) jr["env"][k] = v;
   jr["files"] = ordered_json::object();
   for (const auto& f : r.files) jr["files"][f.name] = f.text();
-  jr["agent_args"] = rank_request(plan, r, wrapper).args;
+  jr["agent_args"] = rank_request(plan, r, settings).args;
   return jr;
 }
 
@@ -40,7 +40,7 @@ std::string indented(const std::string& text, const std::string& prefix) {
 
 }  // namespace
 
-void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink) {
+void write_plan_text(const Plan& plan, const RankSettings& settings, const TextSink& sink) {
   sink("# distlaunch plan: backend " + std::string(hostfile::to_string(plan.backend)) + ", " +
        std::to_string(plan.ranks.size()) + " rank(s) on " + std::to_string(plan.hosts.size()) +
        " host(s), job " + plan.job_id + "\n");
@@ -57,11 +57,11 @@ void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const Tex
   }
   if (!plan.ranks.empty()) {
     sink("# rank 0's start request to its host agent (distkit-agent), as words:\n");
-    sink(shell_join(rank_request(plan, plan.ranks.front(), wrapper).args) + "\n");
+    sink(shell_join(rank_request(plan, plan.ranks.front(), settings).args) + "\n");
   }
 }
 
-void write_plan_json(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink) {
+void write_plan_json(const Plan& plan, const RankSettings& settings, const TextSink& sink) {
   ordered_json j;
   j["schema"] = kPlanSchema;
   j["backend"] = hostfile::to_string(plan.backend);
@@ -74,7 +74,7 @@ void write_plan_json(const Plan& plan, const WrapperSettings& wrapper, const Tex
   head.resize(head.size() - 3);  // keep "\"ranks\": ["
   sink(head);
   for (size_t i = 0; i < plan.ranks.size(); ++i)
-    sink((i ? ",\n" : "\n") + indented(rank_json(plan, plan.ranks[i], wrapper).dump(2), "    "));
+    sink((i ? ",\n" : "\n") + indented(rank_json(plan, plan.ranks[i], settings).dump(2), "    "));
   sink(plan.ranks.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 

@@ -112,11 +112,11 @@ std::vector<std::string> agent_candidates(const std::optional<std::string>& opti
   return c;
 }
 
-WrapperSettings wrapper_settings(const LaunchOptions& o) {
-  WrapperSettings w{.grace = o.grace,
-                    .heartbeat_limit = o.heartbeat_limit,
-                    .cwd = o.cwd,
-                    .cwd_required = o.cwd.has_value()};
+RankSettings rank_settings(const LaunchOptions& o) {
+  RankSettings w{.grace = o.grace,
+                 .heartbeat_limit = o.heartbeat_limit,
+                 .cwd = o.cwd,
+                 .cwd_required = o.cwd.has_value()};
   std::error_code ec;
   if (!o.cwd)
     if (auto here = std::filesystem::current_path(ec); !ec) w.cwd = here.string();
@@ -301,7 +301,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   if (o.stdin_rank && (*o.stdin_rank < 0 || *o.stdin_rank >= static_cast<int>(plan.ranks.size())))
     throw UsageError("--stdin-rank", "no rank " + std::to_string(*o.stdin_rank) + " in this job",
                      "give a rank between 0 and the number of ranks - 1");
-  WrapperSettings ws = wrapper_settings(o);
+  RankSettings ws = rank_settings(o);
   auto candidates = agent_candidates(o.agent);  // before the dry run: a bad --agent fails it too
   if (o.dry_run) {
     TextSink sink = [out = s.out](std::string_view t) { std::fwrite(t.data(), 1, t.size(), out); };
@@ -338,7 +338,7 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   std::vector<std::shared_ptr<AgentClient>> rank_agents;
   rank_agents.reserve(plan.ranks.size());
   for (const auto& r : plan.ranks) rank_agents.push_back(by_name[r.host]);
-  SuperviseOptions so{.wrapper = ws,
+  SuperviseOptions so{.ranks = ws,
                       .tag_output = o.tag_output,
                       .log_dir = o.log_dir,
                       .stdin_rank = o.stdin_rank,

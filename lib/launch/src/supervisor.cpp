@@ -76,7 +76,7 @@ std::vector<SupervisorPolicy::RankName> rank_names(const Plan& plan) {
 
 PolicySettings policy_settings(const SuperviseOptions& o) {
   PolicySettings s = o.policy;
-  s.grace = o.wrapper.grace;
+  s.grace = o.ranks.grace;
   return s;
 }
 
@@ -151,7 +151,7 @@ void Job::start_rank(size_t i) {
   h.on_stderr = [this, &s](std::string_view c) { on_stderr(s, c); };
   h.on_exit = [this, &s](const ssh::ExitInfo& e) { on_exit(s, e); };
   s.result.start = Clock::now();
-  WrapperSettings ws = o_.wrapper;
+  RankSettings ws = o_.ranks;
   ws.stdin_forwarded = s.wants_stdin;
   try {
     auto request = agent_frames::encode_request(rank_request(plan_, spec, ws));
@@ -254,7 +254,7 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
         break;
       }
       case PolicyAction::Kind::abort:
-        log(a.rank, "aborted: its wrapper did not stop it in time");
+        log(a.rank, "aborted: its agent did not stop it in time");
         abort_rank(a.rank);
         break;
       case PolicyAction::Kind::note:
@@ -269,7 +269,7 @@ void Job::carry_out(const SupervisorPolicy::Actions& actions) {
 }
 
 // On this machine we can kill the rank's group ourselves (abort() only kills
-// the wrapper's); remotely, closing the channel makes the wrapper kill it.
+// the agent's channel for it); remotely, that makes its agent stop it.
 void Job::abort_rank(size_t i) {
   RankState& r = *ranks_[i];
   if (!r.cmd || r.done) return;

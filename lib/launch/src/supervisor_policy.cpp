@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
-#include "distkit/launch/wrapper.hpp"
+#include "distkit/launch/rank_request.hpp"
 #include "distkit/util/signal_names.hpp"
 
 namespace distkit::launch {
@@ -15,7 +15,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// How long a wrapper told to stop may take before its command is aborted,
+// How long a rank told to stop may take before its command is aborted,
 // beyond the grace it gives its rank between TERM and KILL.
 constexpr milliseconds kStopMargin{2000};
 // After a second signal the ranks get KILL at once, so the wait is short.
@@ -28,7 +28,7 @@ constexpr std::chrono::hours kAbortRetry{1};
 // can reach the launcher a few milliseconds before it does.
 constexpr milliseconds kCauseWindow{100};
 
-// A rank's wrapper exits 128+N for a rank killed by signal N, as a shell does.
+// A rank killed by signal N is reported as 128+N, as a shell does.
 bool hard_signal(const ssh::ExitInfo& e) {
   if (!e.error.empty()) return false;
   const int sig = e.signal ? e.signal : e.exit_status > 128 ? e.exit_status - 128 : 0;
@@ -94,7 +94,7 @@ void SupervisorPolicy::send_live(const std::string& frame, bool stop, const std:
   for_live({.kind = PolicyAction::Kind::send, .frame = frame, .stop = stop, .text = what}, out);
 }
 
-// TERM to every running rank; its wrapper KILLs the rank after the grace.
+// TERM to every running rank; its agent KILLs the rank after the grace.
 void SupervisorPolicy::stop_all(Time now, Actions& out) {
   stopping_ = true;
   send_live(frame::terminate(), true, "told to stop (TERM, KILL after the grace)", out);
@@ -208,7 +208,7 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
     stop_all(now, out);
   }
   if (stopping_ && !final_stacks_ && now >= hard_deadline_) {
-    // The wrappers did not finish stopping their ranks in time.
+    // The agents did not finish stopping their ranks in time.
     for_live({.kind = PolicyAction::Kind::abort}, out);
     hard_deadline_ = now + kAbortRetry;
   }

@@ -1,6 +1,6 @@
 // Config from the environment a launcher gives a rank: the MLX ring variables
 // (MLX_RANK, MLX_HOSTFILE) so programs also run under mlx.launch, plus
-// distkit's own (DISTKIT_SECRET_FILE written by distlaunch's remote wrapper,
+// distkit's own (DISTKIT_SECRET_FILE written by distlaunch's host agent,
 // DISTKIT_INSECURE, timeouts and tuning knobs).
 #include <cstdlib>
 #include <fstream>

@@ -73,7 +73,7 @@ TEST_CASE("ranks through one host agent: output, environment and exit 0", "[laun
   CHECK(got == std::set<std::string>{"rank 0 of 4", "rank 1 of 4", "rank 2 of 4", "rank 3 of 4"});
   for (int r = 0; r < 4; ++r)
     CHECK(run.err.find("err " + std::to_string(r) + "\n") != std::string::npos);
-  for (const auto& r : run.result.ranks) CHECK(r.pid > 0);  // the wrapper's pid marker came through
+  for (const auto& r : run.result.ranks) CHECK(r.pid > 0);  // the agent's pid marker came through
 }
 
 TEST_CASE("through the agent, one rank exiting 3 stops the others and leaves nothing",
@@ -198,7 +198,7 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
   std::this_thread::sleep_for(std::chrono::milliseconds(3500));
   CHECK(agent->running());
   auto o = quiet_options();
-  o.wrapper.heartbeat_limit = std::chrono::seconds(1);
+  o.ranks.heartbeat_limit = std::chrono::seconds(1);
   CHECK(run_on(local_plan(1, {"true"}), o, agent).result.exit_code == 0);
   auto t0 = std::chrono::steady_clock::now();
   while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(8))
@@ -223,7 +223,7 @@ TEST_CASE("an agent that refuses this protocol leaves no agent and says why", "[
 }
 
 TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch][agent]") {
-  // An idle limit not past the wrappers' own (heartbeat limit + margins).
+  // An idle limit not past the ranks' own (heartbeat limit + margins).
   auto agent = unstarted_agent();
   auto done =
       agent->start_with_preflight(real_locator(), agent_frames::Pairs{{"heartbeat_limit", "5"},
@@ -241,7 +241,7 @@ TEST_CASE("the agent refuses a P frame whose timing breaks the order", "[launch]
 
 TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agent]") {
   // Heartbeat limit 1 s: after the start frames nothing more comes (a cut
-  // link). The wrapper's watchdog stops the rank after ~1.5 s and says so;
+  // link). The rank's watchdog stops it after ~1.5 s and says so;
   // the agent ends on its own idle limit (3 s) after that.
   auto agent = local_agent(std::chrono::seconds(1), agent_command());
   auto plan = local_plan(1, {"sleep", "30"});
@@ -252,7 +252,7 @@ TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agen
   h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
   auto cmd = agent->start_rank(
-      agent_frames::encode_request(rank_request(plan, plan.ranks[0], WrapperSettings{})),
+      agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})),
       std::move(h));
   cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
   auto f = exited->get_future();

@@ -12,7 +12,7 @@
 #include "catch.hpp"
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/agent_frames.hpp"
-#include "distkit/launch/wrapper.hpp"
+#include "distkit/launch/rank_request.hpp"
 #include "distkit/util/signal_names.hpp"
 
 using namespace distkit::launch;
@@ -70,19 +70,19 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
     std::string frame;
     char kind;
     std::string word;
-  } wrapper_frames[] = {{frame::secret(secret), 'S', secret}, {frame::heartbeat(), 'H', ""},
-                        {frame::end_of_input(), 'E', ""},     {frame::signal("USR1"), 'G', "USR1"},
-                        {frame::terminate(), 'T', ""},        {frame::kill(), 'K', ""}};
-  for (const auto& w : wrapper_frames) {
+  } rank_frames[] = {{frame::secret(secret), 'S', secret}, {frame::heartbeat(), 'H', ""},
+                     {frame::end_of_input(), 'E', ""},     {frame::signal("USR1"), 'G', "USR1"},
+                     {frame::terminate(), 'T', ""},        {frame::kill(), 'K', ""}};
+  for (const auto& w : rank_frames) {
     INFO(w.frame);
     const std::string line = split(w.frame).first;  // h->word points into it
-    auto h = af::parse_header(af::Channel::to_wrapper, line);
+    auto h = af::parse_header(af::Channel::to_rank, line);
     REQUIRE(h);
     CHECK(h->kind == w.kind);
     CHECK(h->word == w.word);
   }
   auto [line, rest] = split(frame::data("xyz"));
-  auto d = af::parse_header(af::Channel::to_wrapper, line);
+  auto d = af::parse_header(af::Channel::to_rank, line);
   REQUIRE(d);
   CHECK((d->kind == 'D' && d->sized && d->size == 3 && rest == "xyz"));
 }
@@ -102,12 +102,12 @@ TEST_CASE("a header that is not a frame of its channel is refused", "[launch][fr
       {C::from_agent, "X 1 256"},
       {C::from_agent, "X 1 s"},
       {C::from_agent, "X 1 s9x"},
-      {C::to_wrapper, "S"},
-      {C::to_wrapper, "S "},
-      {C::to_wrapper, "H x"},
-      {C::to_wrapper, "D"},
-      {C::to_wrapper, "G "},
-      {C::to_wrapper, ""},
+      {C::to_rank, "S"},
+      {C::to_rank, "S "},
+      {C::to_rank, "H x"},
+      {C::to_rank, "D"},
+      {C::to_rank, "G "},
+      {C::to_rank, ""},
       {C::from_agent, "O 1 " + std::string(70, '1')},  // past the longest header
   };
   for (const auto& [channel, line] : bad) {
@@ -127,9 +127,9 @@ TEST_CASE("the decoder reassembles every channel's frames, split anywhere", "[la
   const std::string from_agent =
       "V 2 0.1.0-rc1\nF 3\na=\0O 3 5\nab\ncdR 12 0\nX 3 0\nO 1 2\n\n\nX 12 s9\n"s;
   const std::string payload("line\n\0tail", 10);
-  const std::string to_wrapper = frame::secret("c0ffee") + frame::heartbeat() +
-                                 frame::data(payload) + frame::end_of_input() +
-                                 frame::signal("INT") + frame::terminate() + frame::kill();
+  const std::string to_rank = frame::secret("c0ffee") + frame::heartbeat() + frame::data(payload) +
+                              frame::end_of_input() + frame::signal("INT") + frame::terminate() +
+                              frame::kill();
   for (std::size_t step : {1, 2, 7, 1000}) {
     INFO("fed " << step << " bytes at a time");
     af::FrameStream stream(af::Channel::from_agent);
@@ -144,7 +144,7 @@ TEST_CASE("the decoder reassembles every channel's frames, split anywhere", "[la
     CHECK((f[6].kind == 'X' && f[6].number == 12 && f[6].data == "s9"));
     CHECK((!stream.broken() && stream.buffered() == 0));
 
-    auto w = read_all(af::Channel::to_wrapper, to_wrapper, step);
+    auto w = read_all(af::Channel::to_rank, to_rank, step);
     std::string kinds;
     for (const auto& fr : w) kinds += fr.kind;
     REQUIRE(kinds == "SHDEGTK");
@@ -160,7 +160,7 @@ TEST_CASE("the decoder reassembles every channel's frames, split anywhere", "[la
 }
 
 TEST_CASE("the decoder waits for a sized frame's bytes", "[launch][frames]") {
-  af::FrameStream s(af::Channel::to_wrapper);
+  af::FrameStream s(af::Channel::to_rank);
   s.feed("D 5\nab");
   CHECK_FALSE(s.next());
   s.feed("cde");
@@ -178,7 +178,7 @@ TEST_CASE("empty lines are padding on the agent's channel only", "[launch][frame
     CHECK((f[1].kind == 'O' && f[1].data == "ab"));
     CHECK((f[2].kind == 'X' && f[2].data == "0"));
   }
-  auto w = read_all(af::Channel::to_wrapper, "H\n\nH\n", 1000);
+  auto w = read_all(af::Channel::to_rank, "H\n\nH\n", 1000);
   REQUIRE(w.size() == 2);
   CHECK((w[0].kind == 'H' && w[1].kind == 0));
 }
@@ -199,7 +199,7 @@ TEST_CASE("garbage is read once, and nothing after it", "[launch][frames]") {
     CHECK_FALSE(s.next());
   }
   // A length that is not a number is not a data frame.
-  auto w = read_all(af::Channel::to_wrapper, "D x\nabc\nH\n", 1);
+  auto w = read_all(af::Channel::to_rank, "D x\nabc\nH\n", 1);
   REQUIRE(w.size() == 1);
   CHECK((w[0].kind == 0 && w[0].data == "D x"));
 }

@@ -21,7 +21,7 @@ namespace {
 template <typename Writer>
 std::string collected(Writer write, const Plan& plan) {
   std::string out;
-  write(plan, WrapperSettings{}, [&out](std::string_view s) { out.append(s); });
+  write(plan, RankSettings{}, [&out](std::string_view s) { out.append(s); });
   return out;
 }
 

@@ -58,7 +58,7 @@ inline SuperviseOptions quiet_options() {
   o.stdin_fd = -1;
   o.handle_signals = false;
   o.secret = "00ff";
-  o.wrapper.grace = std::chrono::milliseconds(1000);
+  o.ranks.grace = std::chrono::milliseconds(1000);
   return o;
 }
 
@@ -116,7 +116,7 @@ inline std::string stand_in_opening() {
 // `agent_command` (the host agent, or a stand-in), as distlaunch runs them.
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
                      const std::string& agent_command = real_agent_command()) {
-  auto ex = local_agent(o.wrapper.heartbeat_limit, agent_command);
+  auto ex = local_agent(o.ranks.heartbeat_limit, agent_command);
   return run_on(plan, std::move(o), ex);
 }
 

@@ -4,8 +4,8 @@
 #include <csignal>
 
 #include "catch.hpp"
+#include "distkit/launch/rank_request.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
-#include "distkit/launch/wrapper.hpp"
 
 using namespace distkit::launch;
 using namespace std::chrono_literals;
@@ -583,7 +583,7 @@ TEST_CASE("a rank killed by SIGKILL just after a peer's exit 1 is the cause, not
   CHECK(notes(b) == std::vector<std::string>{"distlaunch: error: " + p.reason()});
   CHECK(sent(b, frame::terminate()).empty());  // the stop went out with the first failure
 
-  SECTION("as its wrapper reports it: 128 + 9, after a peer's SIGPIPE (141)") {
+  SECTION("as its agent reports it: 128 + 9, after a peer's SIGPIPE (141)") {
     auto q = started(8);
     exited(q, 4, status(141), t(10s));
     exited(q, 5, status(137), t(10030ms));

@@ -1,7 +1,7 @@
 // The launcher's side of the host agent (distkit-agent --host-agent; the
 // frames are agent_frames.hpp's, documented in distkit-agent(1)): one
 // channel per host carries all of that host's ranks. The supervisor starts
-// a rank with its start request (rank_request, wrapper.hpp, encoded), then
+// a rank with its start request (rank_request.hpp, encoded), then
 // feeds, aborts and waits for it through an AgentRankCommand as it would
 // a command on a channel of its own.
 #pragma once

@@ -26,7 +26,7 @@ namespace distkit::agent_frames {
 enum class Channel {
   to_agent,    // distlaunch -> the host agent (its stdin)
   from_agent,  // the host agent -> distlaunch (its stdout)
-  to_wrapper,  // distlaunch -> one rank's wrapper (inside the agent's I frames)
+  to_rank,     // distlaunch -> one rank (inside the agent's I frames)
 };
 
 // What a header field holds.
@@ -62,13 +62,13 @@ inline constexpr Spec kFrames[] = {
     {'X', Channel::from_agent, Field::id, Field::status},         // a rank ended, its group gone
     {'M', Channel::from_agent, Field::id, Field::size},           // a rank's progress counters
     {'B', Channel::from_agent, Field::id, Field::size},           // a rank's stacks, for W or L
-    {'S', Channel::to_wrapper, Field::secret},                    // the job secret, first
-    {'H', Channel::to_wrapper},                                   // a heartbeat
-    {'D', Channel::to_wrapper, Field::size},                      // bytes of the rank's stdin
-    {'E', Channel::to_wrapper},                                   // end of the rank's stdin
-    {'G', Channel::to_wrapper, Field::signal},                    // forward a signal
-    {'T', Channel::to_wrapper},                                   // stop the rank (TERM, KILL)
-    {'K', Channel::to_wrapper},                                   // SIGKILL now
+    {'S', Channel::to_rank, Field::secret},                       // the job secret, first
+    {'H', Channel::to_rank},                                      // a heartbeat
+    {'D', Channel::to_rank, Field::size},                         // bytes of the rank's stdin
+    {'E', Channel::to_rank},                                      // end of the rank's stdin
+    {'G', Channel::to_rank, Field::signal},                       // forward a signal
+    {'T', Channel::to_rank},                                      // stop the rank (TERM, KILL)
+    {'K', Channel::to_rank},                                      // SIGKILL now
 };
 
 // A header as read: its kind and the fields its spec gives it.

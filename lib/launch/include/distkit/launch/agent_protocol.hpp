@@ -20,7 +20,7 @@
 
 namespace distkit {
 
-// 1: per-rank wrappers; 2: the host agent is the only host side and says
+// 1: per-rank wrappers (each rank's own channel); 2: the host agent is the only host side and says
 // hello with its protocol and distkit version; 3: the preflight is the
 // agent's first request (P/F) and the timing travels in it; 4: progress
 // samples (M) and stacks (W, L, B), and no stall limit in a start request.

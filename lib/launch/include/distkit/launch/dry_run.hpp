@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "distkit/launch/plan.hpp"
-#include "distkit/launch/wrapper.hpp"
+#include "distkit/launch/rank_request.hpp"
 
 namespace distkit::launch {
 
@@ -19,10 +19,10 @@ using TextSink = std::function<void(std::string_view)>;
 // Schema of the JSON plan ("schema" field; see distlaunch(1) JSON OUTPUT).
 inline constexpr const char* kPlanSchema = "distkit.launch-plan/2";
 
-void write_plan_text(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink);
+void write_plan_text(const Plan& plan, const RankSettings& settings, const TextSink& sink);
 // {"schema","backend","job_id","command","cwd","hosts","ranks":[{"rank",
 //  "host","local_rank","local_size","env":{...},"files":{"NAME":"content"},
 //  "remote_command"}]}, formatted as nlohmann's dump(2).
-void write_plan_json(const Plan& plan, const WrapperSettings& wrapper, const TextSink& sink);
+void write_plan_json(const Plan& plan, const RankSettings& settings, const TextSink& sink);
 
 }  // namespace distkit::launch

@@ -63,7 +63,7 @@ struct LaunchOptions {
   // After the first rank exits 0, the others get this long to finish; 0 =
   // wait forever. Guards against a job hanging on a peer that left early.
   std::chrono::milliseconds exit_window{60000};
-  // The wrapper kills its rank when no heartbeat arrived for this long.
+  // The agent stops a rank when no heartbeat for it arrived for this long.
   std::chrono::seconds heartbeat_limit{5};
   // No rank made progress for this long is a stall (--stall-timeout; 0 =
   // off; stall_watch.hpp says what progress is), which stops the job or

@@ -7,7 +7,7 @@
 // with the runtime): DISTKIT_RANK, DISTKIT_WORLD_SIZE, DISTKIT_LOCAL_RANK and
 // DISTKIT_LOCAL_SIZE (rank and count among the ranks of the same host),
 // DISTKIT_HOST (the hostfile's ssh name), DISTKIT_JOB_ID (random per run),
-// and, set by the wrapper on the host, DISTKIT_SECRET_FILE (mode-0600 file
+// and, set by the host's agent, DISTKIT_SECRET_FILE (mode-0600 file
 // holding the per-job secret in hex, removed with the rank's temp dir) and
 // DISTKIT_HEARTBEAT_FILE (a path in that dir the rank may create and keep
 // touching; distlaunch reports a rank whose updates stop as stalled).
@@ -31,7 +31,7 @@
 
 namespace distkit::launch {
 
-// A file the wrapper writes into the rank's temp dir on its host before the
+// A file the host's agent writes into the rank's temp dir on its host before the
 // command starts; `env` is set to its path. Removed when the rank ends.
 // Every rank gets the same content (the ring list, the RDMA matrix): it is
 // shared, so a plan stays linear in the number of ranks (4096 ranks with
@@ -99,7 +99,7 @@ std::vector<std::string> env_warnings(const hostfile::Hostfile& hf, const Launch
                                       const std::string& hostfile_subject);
 
 // A rank's private temp dir as the dry run and the manifest show it: the
-// host's wrapper chooses the real path when the rank starts.
+// host's agent chooses the real path when the rank starts.
 inline constexpr const char* kRankDirShown = "$DISTLAUNCH_TMP";
 
 // The environment a rank sees with files resolved to `dir/name`, later keys

@@ -3,7 +3,7 @@
 //
 // Contract:
 // - All ranks start in parallel (hosts in parallel, each host's ranks as
-//   commands on its one executor). Each runs the rank wrapper; the launcher
+//   commands on its one executor, run by the host's agent); the launcher
 //   sends the secret, then a heartbeat every second, the rank's stdin (all
 //   ranks, or only `stdin_rank`), and the end-of-stdin marker.
 // - Output is forwarded whole lines at a time (see output.hpp).
@@ -18,7 +18,7 @@
 // - SIGINT/SIGTERM/SIGHUP: forwarded to every rank's group; ranks still
 //   running `grace` later are terminated; exit 128+N. A second signal kills
 //   every rank at once.
-// - Commands whose wrapper does not end within grace + 2 s of being told to
+// - Commands whose rank does not end within grace + 2 s of being told to
 //   stop are aborted (the executor kills or closes them).
 // - `stall_limit` (0 = off): no rank made progress (stall_watch.hpp) for that
 //   long is a stall: the report, then every rank's stacks, then with
@@ -43,8 +43,8 @@
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/debug_log.hpp"
 #include "distkit/launch/plan.hpp"
+#include "distkit/launch/rank_request.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
-#include "distkit/launch/wrapper.hpp"
 #include "distkit/ssh/executor.hpp"
 
 namespace distkit::launch {
@@ -52,14 +52,14 @@ namespace distkit::launch {
 using Clock = std::chrono::system_clock;
 
 struct SuperviseOptions {
-  WrapperSettings wrapper;
+  RankSettings ranks;
   bool tag_output = false;
   std::optional<std::filesystem::path> log_dir;
   bool append_logs = false;       // a restart: after the earlier attempts' lines
   std::optional<int> stdin_rank;  // unset: broadcast
   int stdin_fd = 0;               // -1: no stdin for the ranks
   // timeout, exit_window, --stall-timeout and --on-stall (its grace is
-  // wrapper.grace's).
+  // ranks.grace's).
   PolicySettings policy;
   // --health-cmd: run on rank 0's host every `health_interval` (and given
   // that long to finish); a failure is handled as a stall.
@@ -68,14 +68,14 @@ struct SuperviseOptions {
   bool handle_signals = true;  // install the SIGINT/TERM/HUP handlers
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  std::string secret;             // hex; sent to each wrapper on stdin
+  std::string secret;             // hex; sent to each rank in its S frame
   const DebugLog* log = nullptr;  // --debug-log: starts, ends, decisions
 };
 
 struct RankResult {
   int rank = 0;
   std::string host;
-  int pid = 0;  // as reported by the wrapper; 0 if unknown
+  int pid = 0;  // as reported by its agent; 0 if unknown
   ssh::ExitInfo exit;
   bool stopped = false;  // we told it to stop
   Clock::time_point start, end;

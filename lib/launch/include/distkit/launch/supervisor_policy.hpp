@@ -25,7 +25,7 @@ enum class OnStall { abort, dump };
 inline constexpr int kStallExitCode = 124;
 
 struct PolicySettings {
-  std::chrono::milliseconds grace{3000};         // WrapperSettings::grace
+  std::chrono::milliseconds grace{3000};         // RankSettings::grace
   std::chrono::milliseconds timeout{0};          // 0: none
   std::chrono::milliseconds exit_window{60000};  // 0: off
   std::chrono::milliseconds heartbeat_period{
@@ -40,7 +40,7 @@ struct PolicySettings {
 // One thing for the wiring to do. Ranks are indexes into the plan's ranks.
 struct PolicyAction {
   enum class Kind {
-    send,    // write `frame` to the rank's wrapper, if its command still runs
+    send,    // write `frame` to the rank, if its command still runs
     abort,   // abort the rank's command (and kill its group if it is local)
     note,    // print `text` and a newline on the job's stderr
     stacks,  // ask the rank's host for its stacks (`stop`: the job stops next)

@@ -1,5 +1,5 @@
 // Signal names without "SIG" ("TERM"), as SSH's exit-signal (RFC 4254), the
-// launcher's G frames to a rank's wrapper and distkit's messages spell
+// launcher's G frames to a rank and distkit's messages spell
 // them, and their numbers on this system: one table. Header-only and libc
 // only, so distkit-agent includes it too.
 #pragma once

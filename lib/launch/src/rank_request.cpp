@@ -1,14 +1,14 @@
-// A rank's start request for its host agent (wrapper.hpp). Keys are
+// A rank's start request for its host agent (rank_request.hpp). Keys are
 // validated by the plan; values travel as NUL-terminated strings, never
 // through a shell.
-#include "distkit/launch/wrapper.hpp"
+#include "distkit/launch/rank_request.hpp"
 
 #include <algorithm>
 
 namespace distkit::launch {
 
 agent_frames::StartRequest rank_request(const Plan& plan, const RankSpec& rank,
-                                        const WrapperSettings& settings) {
+                                        const RankSettings& settings) {
   agent_frames::StartRequest r;
   for (const auto& [k, v] : rank.env) r.env.push_back(k + "=" + v);
   r.args = {std::to_string(rank.rank),
