@@ -4,6 +4,7 @@
 // frames; start errors are clear.
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -330,6 +331,66 @@ TEST_CASE("a missing --cwd or command is a clear error of the rank", "[launch][r
   CHECK(m.exit.get().exit_status == 127);
   CHECK(m.err->find("distkit-no-such-command") != std::string::npos);
   m.cmd->close_stdin();
+}
+
+TEST_CASE("a rank runs in its --cwd (a relative command there too), searching its own PATH",
+          "[launch][rank]") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("distkit-rank-cwd-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "bin");
+  auto script = [](const fs::path& path, const std::string& body) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fprintf(f, "#!/bin/sh\n%s\n", body.c_str());
+    std::fclose(f);
+    fs::permissions(path, fs::perms::owner_all);
+  };
+  script(dir / "here.sh", "pwd >&2");
+  script(dir / "bin" / "distkit-only-on-rank-path", "echo found >&2");
+  // ./here.sh is the cwd's; a bare name is looked up on the rank's PATH,
+  // which the plan sets and the agent's own does not have.
+  auto ws = fast();
+  ws.cwd = dir.string();
+  ws.cwd_required = true;
+  auto here = start_rank(test::local_plan(1, {"./here.sh"}), ws);
+  here.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(here.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(here.exit.get().exit_status == 0);
+  CHECK(here.err->find(dir.string() + "\n") != std::string::npos);
+  here.cmd->close_stdin();
+  auto plan = test::local_plan(1, {"distkit-only-on-rank-path"});
+  const char* path = std::getenv("PATH");
+  plan.ranks[0].env.emplace_back("PATH", (dir / "bin").string() + ":" + (path ? path : ""));
+  auto found = start_rank(plan, fast());
+  found.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(found.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(found.exit.get().exit_status == 0);
+  CHECK(found.err->find("found\n") != std::string::npos);
+  found.cmd->close_stdin();
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a rank gets the open-file limit the agent started with, not the one it raised",
+          "[launch][rank]") {
+  // The agent raises its soft limit to the hard one (three descriptors a
+  // rank); the rank must see what its own channel would have given it.
+  rlimit saved{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &saved) == 0);
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max <= 300) {
+    WARN("hard open-file limit too low to raise past 256; not checked");
+    return;
+  }
+  rlimit low = saved;
+  low.rlim_cur = 256;
+  REQUIRE(::setrlimit(RLIMIT_NOFILE, &low) == 0);
+  auto s = start_rank(test::local_plan(1, {"sh", "-c", "ulimit -n >&2"}), fast());
+  ::setrlimit(RLIMIT_NOFILE, &saved);
+  s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 0);
+  CHECK(s.err->find("\n256\n") != std::string::npos);
+  s.cmd->close_stdin();
 }
 
 TEST_CASE("the agent runs the rank itself, and refuses to be started by hand", "[launch][rank]") {
