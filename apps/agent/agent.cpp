@@ -114,14 +114,9 @@ class Agent {
     if (stdout_broken_ || (gone_ && out_.size() >= kOutputLimit)) return;
     af::append_frame(out_, af::Channel::from_agent, kind, id, data);
   }
-  // The X frame for rank `id`; with a message on its stderr first when a
-  // start failed.
+  // The X frame for rank `id`: it has ended with `status`.
   void report_exit(long id, const std::string& status) {
     if (!stdout_broken_) af::append_frame(out_, af::Channel::from_agent, 'X', id, status);
-  }
-  void fail_start(long id, const std::string& msg, int code) {
-    emit('R', id, "distkit-agent: " + msg + "\n");
-    report_exit(id, std::to_string(code));
   }
   void handle_frames();
   bool preflight(const std::string& payload);
@@ -226,19 +221,9 @@ void Agent::start(long id, const std::string& request) {
     say("protocol error: rank id " + std::to_string(id) + " started twice");
     return;
   }
-  Rank& r =
-      ranks_
-          .emplace(std::piecewise_construct, std::forward_as_tuple(id),
-                   std::forward_as_tuple(af::decode_request(request), heartbeat_limit_, host_))
-          .first->second;
-  if (!r.problem().empty()) {
-    ranks_.erase(id);
-    return fail_start(id,
-                      "malformed start request for rank id " + std::to_string(id) + " (" +
-                          r.problem() + "); use the same distkit version on every host",
-                      126);
-  }
-  r.begin(now_seconds());
+  ranks_.emplace(
+      std::piecewise_construct, std::forward_as_tuple(id),
+      std::forward_as_tuple(af::decode_request(request), heartbeat_limit_, host_, now_seconds()));
 }
 
 // The launcher closed our stdin or cannot be written to: every rank's

@@ -51,19 +51,20 @@ std::vector<std::string> merged_env(const std::vector<std::string>& overrides) {
 }  // namespace
 
 Rank::Rank(const distkit::agent_frames::StartRequest& request, long heartbeat_limit,
-           const std::string& host)
+           const std::string& host, double now)
     : host_(host), heartbeat_limit_(heartbeat_limit), env_(request.env) {
   const auto& a = request.args;
   const std::size_t at = 6;
-  if (a.size() < at + 1) {
-    problem_ = "too few arguments";
-    return;
+  decltype(distkit::parse_digits("", 1)) grace, cwd_required, forward_stdin, nfiles;
+  if (a.size() > at) {
+    grace = distkit::parse_digits(a[1], 18);
+    cwd_required = distkit::parse_digits(a[3], 18);
+    forward_stdin = distkit::parse_digits(a[4], 18);
+    nfiles = distkit::parse_digits(a[5], 18);
   }
-  auto grace = distkit::parse_digits(a[1], 18), cwd_required = distkit::parse_digits(a[3], 18),
-       forward_stdin = distkit::parse_digits(a[4], 18), nfiles = distkit::parse_digits(a[5], 18);
   if (!grace || !cwd_required || !forward_stdin || !nfiles || *nfiles > 1000 ||
       a.size() < at + 3 * static_cast<std::size_t>(*nfiles) + 1) {
-    problem_ = "malformed arguments";
+    fail(126, "malformed start request; use the same distkit version on every host");
     return;
   }
   name_ = a[0];
@@ -74,6 +75,7 @@ Rank::Rank(const distkit::agent_frames::StartRequest& request, long heartbeat_li
   const auto files_end = a.begin() + static_cast<long>(at + 3 * *nfiles);
   files_.assign(a.begin() + at, files_end);
   command_.assign(files_end, a.end());
+  begin(now);
 }
 
 void Rank::say(const std::string& msg) {

@@ -32,17 +32,13 @@ inline bool g_nofile_raised = false;
 
 class Rank {
  public:
-  // From its start request; problem() is non-empty when the request is
-  // malformed (the rank then never starts).
+  // From its start request: sweeps dead ranks' temp dirs (local rank 0
+  // only: one a host and job), creates its own, and waits for the secret
+  // frame. A malformed request ends it at once (126).
   Rank(const distkit::agent_frames::StartRequest& request, long heartbeat_limit,
-       const std::string& host);
+       const std::string& host, double now);
   Rank(const Rank&) = delete;
   Rank& operator=(const Rank&) = delete;
-  const std::string& problem() const { return problem_; }
-
-  // Sweeps dead ranks' temp dirs (local rank 0 only: one a host and job)
-  // and creates its own; then it waits for the secret frame.
-  void begin(double now);
   // The launcher's bytes for it (the agent's I frames): its frames
   // (agent_frames.hpp, Channel::to_rank), acted on as they complete.
   void feed(std::string_view bytes, double now);
@@ -81,9 +77,9 @@ class Rank {
   void fail(int code, const std::string& msg);
   void start(const std::string& secret);
   void stop(double now);
+  void begin(double now);
 
-  std::string problem_;
-  std::string name_, host_;
+  std::string name_ = "?", host_;
   long heartbeat_limit_ = 5, grace_ticks_ = 30;
   std::string cwd_;
   bool cwd_required_ = false, forward_stdin_ = false;

@@ -393,6 +393,26 @@ TEST_CASE("a rank gets the open-file limit the agent started with, not the one i
   s.cmd->close_stdin();
 }
 
+TEST_CASE("a malformed start request ends that rank with 126 and the remedy", "[launch][rank]") {
+  auto agent = test::local_agent(seconds(2), test::real_agent_command());
+  for (const agent_frames::StartRequest& bad :
+       {agent_frames::StartRequest{{}, {}},
+        agent_frames::StartRequest{{}, {"0", "x", "", "0", "1", "0", "true"}},
+        agent_frames::StartRequest{{}, {"0", "30", "", "0", "1", "2", "true"}}}) {
+    auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
+    auto err = std::make_shared<std::string>();
+    ssh::StreamHandlers h;
+    h.on_stderr = [err](std::string_view c) { err->append(c); };
+    h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
+    auto cmd = agent->start_rank(agent_frames::encode_request(bad), std::move(h));
+    auto exit = promise->get_future();
+    REQUIRE(exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(exit.get().exit_status == 126);
+    CHECK(err->find(": malformed start request; use the same distkit version on every host\n") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("the agent runs the rank itself, and refuses to be started by hand", "[launch][rank]") {
   // The rank names its parent: distkit-agent, with no process between.
   auto s = start_rank(test::local_plan(1, {"sh", "-c", "ps -o comm= -p $PPID >&2"}), fast());
