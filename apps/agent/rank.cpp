@@ -200,10 +200,7 @@ void Rank::stop(double now) {
   listening_ = false;
   drop_stdin();
   if (pid <= 0 || stopping_ || group_done_) return;
-  if (kill(-pid, SIGTERM) != 0) {
-    group_done_ = true;  // nothing of it is left
-    return;
-  }
+  if (kill(-pid, SIGTERM) != 0) return group_gone_at(now);  // nothing of it is left
   stopping_ = true;
   kill_at_ = now + static_cast<double>(grace_ticks_) * 0.1;
   check_every_ = 0.005;
@@ -223,7 +220,6 @@ void Rank::end_of_stream(double now) {
 void Rank::exited(int status, double now) {
   reaped_ = true;
   status_ = status;
-  ended_at_ = now;
   listening_ = false;
   drop_stdin();
   stop(now);
@@ -252,14 +248,12 @@ double Rank::tick(double now) {
   }
   // Members left once the rank itself is reaped may be zombies: ask.
   if (kill(-pid, 0) != 0 || (reaped_ && now >= check_at_ && group_gone(pid))) {
-    stopping_ = false;
-    group_done_ = true;
+    group_gone_at(now);
     return next;
   }
   if (now >= kill_at_) {
     kill(-pid, SIGKILL);
-    stopping_ = false;
-    group_done_ = true;
+    group_gone_at(now);
     return next;
   }
   if (reaped_ && now >= check_at_) {
@@ -267,6 +261,14 @@ double Rank::tick(double now) {
     check_at_ = now + check_every_;
   }
   return std::min(kill_at_, reaped_ ? check_at_ : now + 0.1);
+}
+
+// Its group is gone (or was sent SIGKILL): the agent's linger for its
+// pipes counts from here.
+void Rank::group_gone_at(double now) {
+  stopping_ = false;
+  group_done_ = true;
+  ended_at_ = now;
 }
 
 bool Rank::ended() const {

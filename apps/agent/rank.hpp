@@ -78,6 +78,7 @@ class Rank {
   void start(const std::string& secret);
   void stop(double now);
   void begin(double now);
+  void group_gone_at(double now);
 
   std::string name_ = "?", host_;
   long heartbeat_limit_ = 5, grace_ticks_ = 30;
