@@ -20,10 +20,12 @@
 
 namespace distkit {
 
-// 1: per-rank wrappers (each rank's own channel); 2: the host agent is the only host side and says
-// hello with its protocol and distkit version; 3: the preflight is the
-// agent's first request (P/F) and the timing travels in it; 4: progress
-// samples (M) and stacks (W, L, B), and no stall limit in a start request.
+// 1: per-rank wrappers (each rank's own channel); 2: the host agent is
+// the only host side and says hello with its protocol and distkit
+// version; 3: the preflight is the agent's first request (P/F) and the
+// timing travels in it; 4: progress samples (M) and stacks (W, L, B), and
+// no stall limit in a start request. (Since session 20 the agent runs
+// each rank itself: no frame changed, so the number did not.)
 inline constexpr int kAgentProtocol = 4;
 inline constexpr const char kAgentProtocolFlag[] = "--protocol=4";
 
