@@ -192,7 +192,7 @@ void Rank::start(const std::string& secret) {
   for (int fd : {in, out, err})
     if (fd >= 0) posix::set_nonblock(fd);
   // The launcher learns the rank's pid from its stderr (supervisor.cpp).
-  said += "@@distlaunch:pid " + std::to_string(p) + "\n";
+  said += std::string(distkit::agent_frames::kPidMarker) + std::to_string(p) + "\n";
 }
 
 // TERM to its group, KILL after the grace period unless every member is

@@ -205,12 +205,12 @@ void Job::report(Report r) {
 
 void Job::on_stderr(RankState& s, std::string_view chunk) {
   s.err_lines.feed(chunk, [&](std::string_view l) {
-    auto at = l.find(kPidMarker);
+    auto at = l.find(agent_frames::kPidMarker);
     if (at == std::string_view::npos) {
       s.output = true;
       return sink_.line(s.result.rank, Stream::err, l);
     }
-    int pid = parse_decimal<int>(trim(l.substr(at + kPidMarker.size()))).value_or(0);
+    int pid = parse_decimal<int>(trim(l.substr(at + agent_frames::kPidMarker.size()))).value_or(0);
     {
       std::lock_guard lock(mu_);
       s.result.pid = pid;

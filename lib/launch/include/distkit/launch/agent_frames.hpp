@@ -289,6 +289,10 @@ inline std::optional<Pairs> decode_pairs(std::string_view payload) {
   return out;
 }
 
+// The line the agent puts on a rank's stderr (its R frames) once the
+// rank runs: this, then the rank's pid and a newline.
+inline constexpr std::string_view kPidMarker = "@@distlaunch:pid ";
+
 // The payload of an N frame, a rank's start request: its environment
 // (KEY=VALUE), an empty string, then its arguments (rank.hpp), each
 // NUL-terminated.

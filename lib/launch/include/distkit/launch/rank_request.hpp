@@ -67,7 +67,4 @@ inline std::string kill() {
 }
 }  // namespace frame
 
-// The line the agent puts on the rank's stderr once the rank runs.
-inline constexpr std::string_view kPidMarker = "@@distlaunch:pid ";
-
 }  // namespace distkit::launch
