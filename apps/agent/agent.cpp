@@ -181,7 +181,7 @@ void Agent::handle_frames() {
       if (starting && r->second.pid > 0) next_sample_ = 0;  // its first window's baseline
     } else if (kind == 'W' || kind == 'L') {
       start_dump(id, kind == 'L');
-    } else {  // 'C' (its stream ends once the queue is written: it is), 'A'
+    } else {  // 'C' or 'A': its frames have ended (each I was acted on as it came)
       r->second.end_of_stream(now_seconds());
     }
     next_tick_ = 0;

@@ -208,10 +208,11 @@ void Rank::stop(double now) {
   check_at_ = now + check_every_;
 }
 
+// Once it is stopped or has ended (stop() ran), nothing is left to do but
+// close its stdin.
 void Rank::end_of_stream(double now) {
   if (!listening_) return drop_stdin();
   if (pid == 0) return fail(125, "the launcher closed the connection before the start");
-  if (reaped_) return drop_stdin();
   say("lost the launcher (connection closed); stopping the rank");
   stop(now);
 }
@@ -221,8 +222,6 @@ void Rank::end_of_stream(double now) {
 void Rank::exited(int status, double now) {
   reaped_ = true;
   status_ = status;
-  listening_ = false;
-  drop_stdin();
   stop(now);
 }
 
@@ -233,15 +232,16 @@ double Rank::tick(double now) {
     if (now >= start_by_) {
       fail(143, "no start frame from the launcher for " + std::to_string(heartbeat_limit_) +
                     "s; giving up");
-      ended_at_ = now;
       return next;
     }
     return start_by_;
   }
+  // Running and not stopped yet: it is still listening (stop() is the
+  // only way out of that once it runs).
   if (!stopping_) {
     const double limit =
         last_frame_ + static_cast<double>(heartbeat_limit_) + distkit::kHeartbeatMargin;
-    if (!listening_ || now < limit) return listening_ ? limit : next;
+    if (now < limit) return limit;
     say("no heartbeat from the launcher for " + std::to_string(heartbeat_limit_) +
         "s; stopping the rank");
     stop(now);
