@@ -45,11 +45,6 @@ constexpr double kFlushAtEnd = 2.0;            // s to flush output once the lau
 
 bool g_pad_lines = false;  // end every write with a newline (run_agent)
 
-void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
-
 // A forked dumper collecting one rank's stacks (stacks.hpp) for a W or L.
 struct Dumper {
   long id = -1;

@@ -20,6 +20,12 @@ using distkit::posix::now_seconds;
 using distkit::posix::set_cloexec_nonblock;
 using distkit::posix::write_all;
 
+// Closes `fd` unless it is closed already (-1), and marks it closed.
+inline void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
 // The first `max` bytes of the file at `path`, not through a symlink ("":
 // it cannot be read).
 inline std::string read_file(const std::string& path, std::size_t max) {

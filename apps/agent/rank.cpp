@@ -92,8 +92,7 @@ void Rank::fail(int code, const std::string& msg) {
 
 void Rank::drop_stdin() {
   queue.clear(), queue_off = 0;
-  if (in >= 0) close(in);
-  in = -1;
+  close_fd(in);
 }
 
 void Rank::begin(double now) {
