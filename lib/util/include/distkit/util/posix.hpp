@@ -106,7 +106,9 @@ inline double now_seconds() {
 // close-on-exec. `envp` is its environment (PATH is still searched as
 // ours); `cwd`, when given, its working directory, which must exist (the
 // spawn fails otherwise); `nofile`, when given, its open-file limit (ours
-// for the spawn: the file actions are checked against ours before).
+// for the spawn: the file actions are checked against ours before; the
+// limit is the whole process's meanwhile, so only a single-threaded
+// caller, the host agent, passes it).
 // Returns the pid, or -1 with the errno value in `err`
 // (posix_spawn also reports a failed exec; EINVAL for an empty argv).
 // posix_spawn rather than fork: no copy of the parent's page tables, which
