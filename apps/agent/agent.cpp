@@ -13,6 +13,7 @@
 #include "distkit/util/decimal.hpp"
 #include "distkit/version.hpp"
 #include "group.hpp"
+#include "guard.hpp"
 #include "posix_util.hpp"
 #include "rank.hpp"
 #include "stacks.hpp"
@@ -144,6 +145,7 @@ class Agent {
   double next_tick_ = 0;  // when a rank's watchdog or stop next needs a look
   std::string host_ = "?";
   std::map<long, Rank> ranks_;
+  Guard guard_;  // stops the ranks should we die without doing so
 };
 
 // The frames complete in in_; a malformed one ends the agent's input (the
@@ -173,7 +175,10 @@ void Agent::handle_frames() {
     } else if (kind == 'I') {
       const bool starting = r->second.pid == 0;
       r->second.feed(f->data, now_seconds());
-      if (starting && r->second.pid > 0) next_sample_ = 0;  // its first window's baseline
+      if (starting && r->second.pid > 0) {
+        guard_.watch(r->second.pid, r->second.grace());
+        next_sample_ = 0;  // its first window's baseline
+      }
     } else if (kind == 'W' || kind == 'L') {
       start_dump(id, kind == 'L');
     } else {  // 'C' or 'A': its frames have ended (each I was acted on as it came)
@@ -282,20 +287,22 @@ void Agent::finish_ranks() {
     if (!r.said.empty()) emit('R', it->first, r.said);
     r.drop_stdin();
     r.remove_dir();
+    if (r.pid > 0) guard_.forget(r.pid);
     report_exit(it->first, std::to_string(r.code()));
     it = ranks_.erase(it);
   }
 }
 
 // In a forked child (a dumper): closes every descriptor of the loop's (the
-// wake pipe, every rank's pipes, every dumper's), so that none holds
-// another's pipe open.
+// wake pipe, every rank's pipes, every dumper's, the guard's), so that none
+// holds another's pipe open.
 void Agent::close_loop_fds() {
   for (int fd : g_wake) close(fd);
   for (auto& [id, r] : ranks_)
     for (int fd : {r.in, r.out, r.err})
       if (fd >= 0) close(fd);
   for (auto& [pid, d] : dumpers_) close(d.fd);
+  if (guard_.fd() >= 0) close(guard_.fd());
 }
 
 // W or L for rank `id`: a forked dumper collects its stacks (this loop

@@ -202,7 +202,7 @@ void Rank::stop(double now) {
   if (pid <= 0 || stopping_ || group_done_) return;
   if (kill(-pid, SIGTERM) != 0) return group_gone_at(now);  // nothing of it is left
   stopping_ = true;
-  kill_at_ = now + static_cast<double>(grace_ticks_) * 0.1;
+  kill_at_ = now + grace();
   check_every_ = 0.005;
   check_at_ = now + check_every_;
 }

@@ -63,6 +63,8 @@ class Rank {
   std::string heartbeat_file() const { return pid > 0 ? dir_ + "/heartbeat" : ""; }
   // Closes its stdin now, dropping what is queued for it.
   void drop_stdin();
+  // Seconds a stop gives it from TERM to KILL.
+  double grace() const { return static_cast<double>(grace_ticks_) * 0.1; }
 
   // The loop's ends of the rank's stdin, stdout and stderr (-1: closed).
   int in = -1, out = -1, err = -1;
