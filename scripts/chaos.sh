@@ -10,7 +10,7 @@
 #   - the run manifest complete (or, when distlaunch itself was killed or
 #     never started the job, absent and no partial file).
 # Faults: kill9-rank, sigstop-rank, cut (a host's link), stop-sshd (a host's
-# sshd listener), kill9-distlaunch. Choices come from a seeded generator;
+# sshd listener), kill9-distlaunch, kill9-agent (a host's agent). Choices come from a seeded generator;
 # the seed is printed so a failing round reproduces. Ends with a summary
 # table (rounds, faults by kind, failures, slowest cleanup per kind: from
 # the fault to the last process gone for kill -9 of a rank or of
@@ -24,7 +24,7 @@
 #   --hosts H         test hosts, 4..8 (default 4)
 #   --seed S          generator seed (default: from the clock; printed)
 #   --max-seconds T   start no round after T seconds (default 900)
-#   --faults LIST     only these fault kinds (default: all five)
+#   --faults LIST     only these fault kinds (default: all six)
 #   --build DIR       build dir holding apps/distlaunch (default ./build)
 #   --verbose         show distlaunch's stderr and debug log of failed rounds
 # Exit status: 0 no failure, 1 a round failed, 2 usage, 77 no test cluster
@@ -33,7 +33,7 @@ set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=20 NHOSTS=4 SEED="" MAX_SECONDS=900 BUILD="$SRC/build" VERBOSE=0
-FAULTS="kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch"
+FAULTS="kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch kill9-agent"
 usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -51,7 +51,7 @@ done
 case $ROUNDS$NHOSTS$MAX_SECONDS in *[!0-9]*) echo "chaos.sh: numbers expected" >&2; exit 2 ;; esac
 { [ "$NHOSTS" -ge 4 ] && [ "$NHOSTS" -le 8 ]; } || { echo "chaos.sh: --hosts must be 4..8" >&2; exit 2; }
 for f in $FAULTS; do
-  case $f in kill9-rank|sigstop-rank|cut|stop-sshd|kill9-distlaunch) ;;
+  case $f in kill9-rank|sigstop-rank|cut|stop-sshd|kill9-distlaunch|kill9-agent) ;;
     *) echo "chaos.sh: unknown fault '$f'" >&2; exit 2 ;; esac
 done
 [ -n "$SEED" ] || SEED=$(( $(date +%s) % 1000000 ))
@@ -182,6 +182,11 @@ while read -r kind host rank delay; do
     stop-sshd) what="stop-sshd h$host"; "$CLUSTER" stop-sshd "$C" "$host" ;;
     kill9-distlaunch)
       kill -KILL "$dl" 2>/dev/null || problem="distlaunch had exited before the fault" ;;
+    kill9-agent)  # once the host's first rank runs, so is its agent
+      what="kill9-agent on h$host"
+      t=0
+      while [ ! -s "$out/pid.$((2 * (host - 1)))" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
+      on_host "$host" pkill -KILL -f -- '[-]-host-agent' || problem="no host agent on h$host to kill" ;;
   esac
   fault_at=$(now_ms)
   # distlaunch must end by itself: --timeout 30 is its own limit. A cut
@@ -256,6 +261,11 @@ while read -r kind host rank delay; do
     kill9-distlaunch)
       expect_manifest=0
       [ "$code" = 137 ] || problem="${problem:+$problem; }exit $code, not 137" ;;
+    kill9-agent)  # its guard stops its ranks, distlaunch the others
+      a=$((2 * (host - 1))) b=$((2 * (host - 1) + 1))
+      [ "$code" = 255 ] &&
+        grep -qE "^distlaunch: error: rank ($a|$b) on h$host lost its connection \(its host agent ended \(status 137\)" "$out/err" ||
+        problem="${problem:+$problem; }exit $code, not 255 with h$host's agent ended" ;;
   esac
 
   # Nothing left running, within the bound: from the fault when the fault
@@ -263,7 +273,7 @@ while read -r kind host rank delay; do
   # host on its own (it cannot be told), from the fault.
   bound=$BOUND_MS
   from=$fault_at skip=0
-  case $kind in kill9-rank|kill9-distlaunch) ;; *) from=$ended_at ;; esac
+  case $kind in kill9-*) ;; *) from=$ended_at ;; esac
   [ "$kind" = cut ] && skip=$host
   while [ "$(procs "$tag" "$skip")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
     watch_cut
@@ -329,8 +339,8 @@ echo "chaos summary: seed $SEED, $NHOSTS hosts, $NRANKS ranks, ${elapsed} s"
 awk '{ n[$1]++; if ($2 == "failed") f[$1]++; if ($3 > m[$1]) m[$1] = $3; tn++; if ($2 == "failed") tf++ }
      END {
        printf "%-18s %7s %9s %18s\n", "fault", "rounds", "failures", "slowest cleanup"
-       split("kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch", order, " ")
-       for (i = 1; i <= 5; i++) { k = order[i]; if (!(k in n)) continue
+       split("kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch kill9-agent", order, " ")
+       for (i = 1; i <= 6; i++) { k = order[i]; if (!(k in n)) continue
          printf "%-18s %7d %9d %15d ms\n", k, n[k], f[k], m[k] }
        printf "%-18s %7d %9d\n", "total", tn, tf }' "$WORK/results"
 [ "$failures" = 0 ]

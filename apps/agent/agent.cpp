@@ -176,7 +176,7 @@ void Agent::handle_frames() {
       const bool starting = r->second.pid == 0;
       r->second.feed(f->data, now_seconds());
       if (starting && r->second.pid > 0) {
-        guard_.watch(r->second.pid, r->second.grace());
+        guard_.watch(r->second.pid, r->second.grace(), r->second.dir());
         next_sample_ = 0;  // its first window's baseline
       }
     } else if (kind == 'W' || kind == 'L') {

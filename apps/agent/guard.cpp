@@ -12,32 +12,36 @@
 namespace distkit_agent {
 namespace {
 
-// Lines "+ PGID GRACE_S" and "- PGID" on stdin; at EOF, TERM to the groups
-// held, then KILL after the longest grace to those still there. POSIX sh
-// (macOS's bash 3.2 too): `kill -SIG -PGID` signals a group.
+// Lines "+ PGID GRACE_S [DIR]" and "- PGID" on stdin. At EOF, for the
+// groups still held: TERM, KILL after the longest grace to those still
+// there, then their temp dirs (the secret file in each) removed. POSIX sh
+// (macOS's bash 3.2 too): `kill -SIG -PGID` signals a group; `sleep 0.1`
+// is macOS's and GNU's. PGID is digits (checked), so dir_PGID is a name.
 constexpr const char* kScript = R"(trap '' HUP INT
 live=' ' grace=1
-while read -r op pg g; do
+while read -r op pg g d; do
+  case $pg in '' | *[!0-9]*) continue ;; esac
   case $op$live in
-  +*) live="$live$pg "; [ "$g" -gt "$grace" ] && grace=$g ;;
+  +*) live="$live$pg "; eval "dir_$pg=\$d"; [ "$g" -gt "$grace" ] && grace=$g ;;
   -*" $pg "*) live="${live%% $pg *} ${live#* $pg }" ;;
   esac
 done
 [ "$live" = ' ' ] && exit 0
+held=$live ticks=$((grace * 10))
 for pg in $live; do kill -TERM "-$pg"; done 2>/dev/null
-while [ "$grace" -gt 0 ]; do
-  sleep 1
-  grace=$((grace - 1)) left=''
+while [ -n "$live" ] && [ "$ticks" -gt 0 ]; do
+  sleep 0.1
+  ticks=$((ticks - 1)) left=''
   for pg in $live; do kill -0 "-$pg" 2>/dev/null && left="$left $pg"; done
-  [ -z "$left" ] && exit 0
   live=$left
 done
 for pg in $live; do kill -KILL "-$pg"; done 2>/dev/null
+for pg in $held; do eval "d=\$dir_$pg"; [ -z "$d" ] || rm -rf -- "$d"; done
 )";
 
 }  // namespace
 
-void Guard::watch(pid_t group, double grace) {
+void Guard::watch(pid_t group, double grace, const std::string& dir) {
   if (fd_ < 0 && !failed_) {
     namespace posix = distkit::posix;
     posix::Fd r, w, null(open("/dev/null", O_RDWR | O_CLOEXEC));
@@ -48,7 +52,11 @@ void Guard::watch(pid_t group, double grace) {
     if (!failed_) fd_ = w.release();
   }
   const long seconds = std::max(1L, static_cast<long>(std::ceil(grace)));
-  tell("+ " + std::to_string(group) + " " + std::to_string(seconds) + "\n");
+  // A dir with a newline would break the line: the next agent's sweep
+  // removes it instead (temp_dir.hpp).
+  const bool say_dir = !dir.empty() && dir.find('\n') == std::string::npos;
+  tell("+ " + std::to_string(group) + " " + std::to_string(seconds) + (say_dir ? " " + dir : "") +
+       "\n");
 }
 
 void Guard::forget(pid_t group) {

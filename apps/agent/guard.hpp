@@ -4,7 +4,8 @@
 // children, with no process of ours between; rank.hpp). The agent tells it
 // each rank's process group as the rank starts and as its group is gone;
 // when the agent's end of the pipe closes, the guard sends TERM to the
-// groups it still holds, and KILL to what is left after the longest grace.
+// groups it still holds, KILL to what is left after the longest grace, and
+// removes their temp dirs.
 // An agent that ends normally has ended every rank first: its guard holds
 // none and exits at once. It is sh, not a fork of the agent, so that a
 // `pkill distkit-agent` does not take it too; it holds none of the agent's
@@ -19,9 +20,9 @@ namespace distkit_agent {
 
 class Guard {
  public:
-  // Rank group `group` (its pid) runs; a stop gives it `grace` s from
-  // TERM to KILL. Starts the guard on the first call.
-  void watch(pid_t group, double grace);
+  // Rank group `group` (its pid) runs, its temp dir `dir`; a stop gives it
+  // `grace` s from TERM to KILL. Starts the guard on the first call.
+  void watch(pid_t group, double grace, const std::string& dir);
   // Group `group` is gone: the guard forgets it (its pid may be reused).
   void forget(pid_t group);
   // The pipe's write end, for a forked child to close (-1: none).

@@ -63,6 +63,8 @@ class Rank {
   std::string heartbeat_file() const { return pid > 0 ? dir_ + "/heartbeat" : ""; }
   // Closes its stdin now, dropping what is queued for it.
   void drop_stdin();
+  // Its private temp dir ("" once removed).
+  const std::string& dir() const { return dir_; }
   // Seconds a stop gives it from TERM to KILL.
   double grace() const { return static_cast<double>(grace_ticks_) * 0.1; }
 

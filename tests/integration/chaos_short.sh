@@ -1,6 +1,7 @@
 # A short chaos run: 20 rounds (as the faults issue asks) of
 # scripts/chaos.sh on 4 test hosts (one random fault per round: kill -9 or
-# SIGSTOP of a rank, a cut link, a stopped sshd, kill -9 of distlaunch),
+# SIGSTOP of a rank, a cut link, a stopped sshd, kill -9 of distlaunch or
+# of a host's agent),
 # each round checked for the exit code and message, no process and no
 # temp file left on any host, and the run manifest. The seed is printed;
 # DISTKIT_CHAOS_SEED=S replays it.

@@ -1,7 +1,8 @@
 // The agent's guard (apps/agent/guard.hpp), as the agent uses it: when the
 // agent's end of its pipe closes (the agent died), the groups it was told
-// of get TERM, and KILL after their grace; a group it was told is gone is
-// left alone, since its pid may belong to someone else by then.
+// of get TERM, and KILL after their grace, and their temp dirs go; a group
+// it was told is gone is left alone, since its pid may belong to someone
+// else by then, and so is its dir.
 #include "guard.hpp"  // apps/agent
 
 #include <sys/wait.h>
@@ -9,6 +10,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 #include "catch.hpp"
@@ -51,10 +53,13 @@ TEST_CASE("the guard stops the groups it holds once the agent is gone, and no ot
   const pid_t forgotten = spawn_group(":");
   // Ignores TERM (sleep inherits the ignored signal): KILL after its grace.
   const pid_t stubborn = spawn_group("trap '' TERM");
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("guard_test." + std::to_string(getpid()));
+  for (const char* d : {"held", "forgotten", "stubborn dir"}) fs::create_directories(tmp / d / "x");
   distkit_agent::Guard guard;
-  guard.watch(held, 0.1);
-  guard.watch(forgotten, 0.1);
-  guard.watch(stubborn, 1.0);
+  guard.watch(held, 0.1, tmp / "held");
+  guard.watch(forgotten, 0.1, tmp / "forgotten");
+  guard.watch(stubborn, 1.0, tmp / "stubborn dir");
   guard.forget(forgotten);
   REQUIRE(guard.fd() >= 0);
   const auto t0 = steady_clock::now();
@@ -68,6 +73,13 @@ TEST_CASE("the guard stops the groups it holds once the agent is gone, and no ot
   CHECK((WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL));
   CHECK(steady_clock::now() - t0 >= 900ms);  // its grace (1 s) came first
   CHECK(ended_within(forgotten, 300ms) == -1);
+  // The dirs go once every held group is gone (the guard then exits).
+  for (int i = 0; i < 100 && fs::exists(tmp / "stubborn dir"); ++i)
+    std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(fs::exists(tmp / "held"));
+  CHECK_FALSE(fs::exists(tmp / "stubborn dir"));
+  CHECK(fs::exists(tmp / "forgotten" / "x"));
   kill(-forgotten, SIGKILL);
   waitpid(forgotten, &st, 0);
+  fs::remove_all(tmp);
 }
