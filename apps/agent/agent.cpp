@@ -210,6 +210,10 @@ bool Agent::preflight(const std::string& payload) {
   sampling_ = af::pair_value(*pairs, "sample") == "1";
   af::append_frame(out_, af::Channel::from_agent, 'F', -1, af::encode_pairs(run_checks(*pairs)));
   preflight_done_ = true;
+  // The guard starts while the launcher reads F and waits for the other
+  // hosts' (not on a rank's way to its start).
+  flush_stdout();
+  guard_.start();
   last_input_ = now_seconds();  // the checks took time that was not silence
   return true;
 }

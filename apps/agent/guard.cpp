@@ -41,16 +41,19 @@ for pg in $held; do eval "d=\$dir_$pg"; [ -z "$d" ] || rm -rf -- "$d"; done
 
 }  // namespace
 
+void Guard::start() {
+  if (fd_ >= 0 || failed_) return;
+  namespace posix = distkit::posix;
+  posix::Fd r, w, null(open("/dev/null", O_RDWR | O_CLOEXEC));
+  int error = 0;
+  failed_ = !null.valid() || !posix::make_pipe(r, w) ||
+            posix::spawn_in_new_group({"/bin/sh", "-c", kScript, "distkit-agent-guard"},
+                                      {r.get(), null.get(), null.get()}, error) < 0;
+  if (!failed_) fd_ = w.release();
+}
+
 void Guard::watch(pid_t group, double grace, const std::string& dir) {
-  if (fd_ < 0 && !failed_) {
-    namespace posix = distkit::posix;
-    posix::Fd r, w, null(open("/dev/null", O_RDWR | O_CLOEXEC));
-    int error = 0;
-    failed_ = !null.valid() || !posix::make_pipe(r, w) ||
-              posix::spawn_in_new_group({"/bin/sh", "-c", kScript, "distkit-agent-guard"},
-                                        {r.get(), null.get(), null.get()}, error) < 0;
-    if (!failed_) fd_ = w.release();
-  }
+  start();
   const long seconds = std::max(1L, static_cast<long>(std::ceil(grace)));
   // A dir with a newline would break the line: the next agent's sweep
   // removes it instead (temp_dir.hpp).
