@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::accept {
@@ -23,9 +24,14 @@ const std::vector<std::string> kTopKeys = {
 struct Reader {
   std::string subject;
 
+  // The path names the file's own keys: as is when they are plain, quoted
+  // (one line, cut short) when one holds a newline, is not ASCII or is long.
   [[noreturn]] void fail(const std::string& path, const std::string& problem,
                          const std::string& remedy = "see TASK FILE in distaccept(1)") const {
-    throw UsageError(subject, path + ": " + problem, remedy);
+    const bool plain = path.size() <= 80 && std::all_of(path.begin(), path.end(), [](char c) {
+                         return c >= ' ' && c <= '~';
+                       });
+    throw UsageError(subject, (plain ? path : quote(path)) + ": " + problem, remedy);
   }
 
   std::string string(const json& v, const std::string& path) const {

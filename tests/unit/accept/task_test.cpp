@@ -78,6 +78,13 @@ TEST_CASE("task problems are one line naming the file and the JSON path", "[acce
         "task.json: repetition: unknown key; did you mean \"repetitions\"?");
   CHECK(error_of(R"({"command": ["x"], "metrics": {"a": "exact"}, "resume": {}})") ==
         "task.json: resume: needs \"command\"; see TASK FILE in distaccept(1)");
+  // A key with a newline (found by fuzz.accept_task) or a long one: quoted, one line.
+  CHECK(error_of(R"({"command": ["x"], "metrics": {"a": "exact"}, "resume": {"comm\nd": []}})") ==
+        "task.json: \"resume.comm\\nd\": unknown key; did you mean \"command\"?");
+  CHECK(error_of(R"({"command": ["x"], "metrics": {")" + std::string(100, 'm') + R"(": 1}})") ==
+        "task.json: \"metrics." + std::string(52, 'm') +
+            "...\": must be \"exact\" or {\"abs\": A, \"rel\": R}; see TASK FILE in "
+            "distaccept(1)");
   CHECK(error_of("[1, 2]") == "task.json: must be a JSON object; see TASK FILE in distaccept(1)");
   CHECK(error_of("{\n  \"command\": [\"x\"],,\n}") ==
         "task.json: invalid JSON at line 2, column 20; fix the JSON syntax there");
