@@ -66,6 +66,9 @@ void Guard::forget(pid_t group) {
   tell("- " + std::to_string(group) + "\n");
 }
 
+// A blocking write, the one in the agent's loop: a line is a few bytes the
+// guard reads at once, and one dropped would leave a rank unguarded or
+// keep a gone group's pid (which may be reused) in its list.
 void Guard::tell(const std::string& line) {
   if (fd_ < 0) return;
   if (!write_all(fd_, line)) {  // it is gone (EPIPE: SIGPIPE is ignored)
