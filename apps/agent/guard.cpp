@@ -46,8 +46,10 @@ void Guard::start() {
   namespace posix = distkit::posix;
   posix::Fd r, w, null(open("/dev/null", O_RDWR | O_CLOEXEC));
   int error = 0;
+  // Its name in `ps` does not say "distkit-agent": a `pkill -9 -f
+  // distkit-agent` leaves it to do its work.
   failed_ = !null.valid() || !posix::make_pipe(r, w) ||
-            posix::spawn_in_new_group({"/bin/sh", "-c", kScript, "distkit-agent-guard"},
+            posix::spawn_in_new_group({"/bin/sh", "-c", kScript, "distkit-rank-guard"},
                                       {r.get(), null.get(), null.get()}, error) < 0;
   if (!failed_) fd_ = w.release();
 }

@@ -7,9 +7,9 @@
 // TERM to the groups it still holds, KILL to what is left after the
 // longest grace, and removes their temp dirs. An agent that ends normally
 // has ended every rank first: its guard holds none and exits at once. It
-// is sh, not a fork of the agent, so that a `pkill distkit-agent` does not
-// take it too; it holds none of the agent's descriptors, so sshd does not
-// wait for it.
+// is sh, not a fork of the agent, and named distkit-rank-guard, so that
+// a `pkill distkit-agent` (with -f too) does not take it as well; it holds
+// none of the agent's descriptors, so sshd does not wait for it.
 #pragma once
 
 #include <sys/types.h>

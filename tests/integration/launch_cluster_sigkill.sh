@@ -19,7 +19,7 @@ marker="sleep 96$$"
   2>"$WORK/err" &
 pid=$!
 expect_eq "$(wait_procs "$marker" $((8 * PER_RANK)) 10)" $((8 * PER_RANK)) "rank processes running ($PER_RANK per rank)"
-expect_eq "$(count_procs distkit-agent-guard)" 4 "guards (one a host)"
+expect_eq "$(count_procs distkit-rank-guard)" 4 "guards (one a host)"
 on_host 1 pkill -KILL -f -- "$AGENT_PATTERN"  # h1's, in its PID namespace: not another test's
 rc=0
 wait $pid || rc=$?
@@ -27,6 +27,6 @@ expect_eq "$rc" 255 "distlaunch's status when a host agent is killed (a host los
 grep -q 'its host agent ended (status 137) before the rank did' "$WORK/err" ||
   { cat "$WORK/err"; fail "no line naming the killed agent"; }
 expect_eq "$(wait_procs "$marker" 0 3)" 0 "rank processes left 3 s after an agent's SIGKILL"
-expect_eq "$(wait_procs distkit-agent-guard 0 3)" 0 "guards left"
+expect_eq "$(wait_procs distkit-rank-guard 0 3)" 0 "guards left"
 expect_eq "$(wait_procs "$AGENT_PATTERN" 0 3)" 0 "host agents left"
 echo PASS
