@@ -10,8 +10,9 @@
 #   - the run manifest complete (or, when distlaunch itself was killed or
 #     never started the job, absent and no partial file).
 # Faults: kill9-rank, sigstop-rank, cut (a host's link), stop-sshd (a host's
-# sshd listener), kill9-distlaunch, kill9-agent (a host's agent). Choices come from a seeded generator;
-# the seed is printed so a failing round reproduces. Ends with a summary
+# sshd listener), kill9-distlaunch, kill9-agent (a host's agent). Choices
+# come from a seeded generator; the seed is printed so a failing round
+# reproduces. Ends with a summary
 # table (rounds, faults by kind, failures, slowest cleanup per kind: from
 # the fault to the last process gone for kill -9 of a rank or of
 # distlaunch, and to the last process on the cut host for a cut (watched
@@ -33,7 +34,9 @@ set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=20 NHOSTS=4 SEED="" MAX_SECONDS=900 BUILD="$SRC/build" VERBOSE=0
-FAULTS="kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch kill9-agent"
+# Every fault kind, in the summary's order.
+ALL_FAULTS="kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch kill9-agent"
+FAULTS=$ALL_FAULTS
 usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -51,7 +54,7 @@ done
 case $ROUNDS$NHOSTS$MAX_SECONDS in *[!0-9]*) echo "chaos.sh: numbers expected" >&2; exit 2 ;; esac
 { [ "$NHOSTS" -ge 4 ] && [ "$NHOSTS" -le 8 ]; } || { echo "chaos.sh: --hosts must be 4..8" >&2; exit 2; }
 for f in $FAULTS; do
-  case $f in kill9-rank|sigstop-rank|cut|stop-sshd|kill9-distlaunch|kill9-agent) ;;
+  case " $ALL_FAULTS " in *" $f "*) ;;
     *) echo "chaos.sh: unknown fault '$f'" >&2; exit 2 ;; esac
 done
 [ -n "$SEED" ] || SEED=$(( $(date +%s) % 1000000 ))
@@ -182,10 +185,10 @@ while read -r kind host rank delay; do
     stop-sshd) what="stop-sshd h$host"; "$CLUSTER" stop-sshd "$C" "$host" ;;
     kill9-distlaunch)
       kill -KILL "$dl" 2>/dev/null || problem="distlaunch had exited before the fault" ;;
-    kill9-agent)  # once the host's first rank runs, so is its agent
+    kill9-agent)  # once a rank of the host runs, so does its agent
       what="kill9-agent on h$host"
       t=0
-      while [ ! -s "$out/pid.$((2 * (host - 1)))" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
+      while [ ! -s "$out/pid.$rank" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
       on_host "$host" pkill -KILL -f -- '[-]-host-agent' || problem="no host agent on h$host to kill" ;;
   esac
   fault_at=$(now_ms)
@@ -336,11 +339,11 @@ done < "$WORK/schedule"
 elapsed=$(( ($(now_ms) - START) / 1000 ))
 echo
 echo "chaos summary: seed $SEED, $NHOSTS hosts, $NRANKS ranks, ${elapsed} s"
-awk '{ n[$1]++; if ($2 == "failed") f[$1]++; if ($3 > m[$1]) m[$1] = $3; tn++; if ($2 == "failed") tf++ }
+awk -v kinds="$ALL_FAULTS" '{ n[$1]++; if ($2 == "failed") f[$1]++; if ($3 > m[$1]) m[$1] = $3; tn++; if ($2 == "failed") tf++ }
      END {
        printf "%-18s %7s %9s %18s\n", "fault", "rounds", "failures", "slowest cleanup"
-       split("kill9-rank sigstop-rank cut stop-sshd kill9-distlaunch kill9-agent", order, " ")
-       for (i = 1; i <= 6; i++) { k = order[i]; if (!(k in n)) continue
+       nk = split(kinds, order, " ")
+       for (i = 1; i <= nk; i++) { k = order[i]; if (!(k in n)) continue
          printf "%-18s %7d %9d %15d ms\n", k, n[k], f[k], m[k] }
        printf "%-18s %7d %9d\n", "total", tn, tf }' "$WORK/results"
 [ "$failures" = 0 ]
