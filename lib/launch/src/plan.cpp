@@ -19,18 +19,12 @@ using hostfile::Host;
 
 namespace {
 
-bool valid_env_key(std::string_view key) {
-  return !key.empty() &&
-         key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-             std::string_view::npos;
-}
-
 // "K=V" -> (K, V); throws UsageError naming where the entry came from.
 std::pair<std::string, std::string> parse_env_entry(const std::string& entry,
                                                     std::string_view subject) {
   auto eq = entry.find('=');
   std::string key = entry.substr(0, eq);
-  if (eq == std::string::npos || !valid_env_key(key))
+  if (eq == std::string::npos || key.empty() || !is_word(key))
     throw UsageError(std::string(subject),
                      "'" + entry + "' is not KEY=VALUE with a key of [A-Za-z0-9_]",
                      "write it as NAME=value");
