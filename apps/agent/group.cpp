@@ -84,21 +84,6 @@ long long proc_io(pid_t pid) {
   return found == 2 ? sum : -1;
 }
 
-bool ps_says_alive(pid_t pgid) {
-  FILE* p = popen("ps -A -o pgid= -o stat= 2>/dev/null", "r");
-  if (!p) return false;
-  bool alive = false;
-  char line[256];
-  while (std::fgets(line, sizeof line, p)) {
-    long g = 0;
-    char stat[32] = {0};
-    // NOLINTNEXTLINE(cert-err34-c): the count of fields converted is checked
-    if (std::sscanf(line, " %ld %31s", &g, stat) == 2 && g == pgid && stat[0] != 'Z') alive = true;
-  }
-  pclose(p);
-  return alive;
-}
-
 #ifdef __APPLE__
 // The live members of `pgid` (libproc; zombies left out).
 std::vector<GroupMember> mac_members(pid_t pgid) {
@@ -121,13 +106,16 @@ std::vector<GroupMember> mac_members(pid_t pgid) {
 
 bool group_gone(pid_t pgid) {
   if (kill(-pgid, 0) != 0) return true;
+#ifdef __APPLE__
+  return mac_members(pgid).empty();
+#else
   bool alive = false;
   bool have_proc = for_each_proc([&](const ProcStat& s) {
     alive = s.pgrp == pgid && s.state != 'Z';
     return !alive;
   });
-  if (have_proc) return !alive;
-  return !ps_says_alive(pgid);
+  return have_proc && !alive;  // without /proc, kill's answer: alive
+#endif
 }
 
 std::map<pid_t, GroupCounters> sample_groups(const std::vector<pid_t>& pgids) {

@@ -13,7 +13,7 @@ namespace distkit_agent {
 
 // true when no process of group `pgid` is alive (zombies do not count:
 // kill(-pgid, 0) still sees them until their parent reaps them). Linux reads
-// /proc; elsewhere (macOS) it asks ps.
+// /proc, macOS libproc (as sample_groups and group_members do).
 bool group_gone(pid_t pgid);
 
 // What the live processes of one group have done so far, summed.
