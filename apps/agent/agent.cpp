@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,7 @@ bool read_timing(const af::Pairs& p, long& heartbeat, long& idle, long& first_wa
 
 class Agent {
  public:
+  explicit Agent(SignalPipe& signals) : signals_(signals) {}
   int run();
 
  private:
@@ -145,7 +147,9 @@ class Agent {
   double next_tick_ = 0;  // when a rank's watchdog or stop next needs a look
   std::string host_ = "?";
   std::map<long, Rank> ranks_;
-  Guard guard_;  // stops the ranks should we die without doing so
+  Guard guard_;             // stops the ranks should we die without doing so
+  SignalPipe& signals_;     // HUP, INT, TERM (and CHLD, which only wakes the loop)
+  bool signalled_ = false;  // one of HUP, INT or TERM came
 };
 
 // The frames complete in in_; a malformed one ends the agent's input (the
@@ -298,10 +302,10 @@ void Agent::finish_ranks() {
 }
 
 // In a forked child (a dumper): closes every descriptor of the loop's (the
-// wake pipe, every rank's pipes, every dumper's, the guard's), so that none
+// signal pipe, every rank's pipes, every dumper's, the guard's), so that none
 // holds another's pipe open.
 void Agent::close_loop_fds() {
-  for (int fd : g_wake) close(fd);
+  signals_.close_in_child();
   for (auto& [id, r] : ranks_)
     for (int fd : {r.in, r.out, r.err})
       if (fd >= 0) close(fd);
@@ -427,7 +431,7 @@ int Agent::run() {
     tick_ranks();
     finish_ranks();
     flush_stdout();
-    if (g_signal) launcher_gone();  // HUP/INT/TERM: stop like on EOF
+    if (signalled_) launcher_gone();  // HUP/INT/TERM: stop like on EOF
     double now = now_seconds();
     // Every live rank gets a heartbeat a second: silence for the idle limit
     // means the launcher is gone or cut off, whether or not ranks run (a
@@ -440,7 +444,7 @@ int Agent::run() {
     if (sampling_ && !gone_ && now >= next_sample_) sample();
     std::vector<pollfd> fds;
     std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
-    fds.push_back({g_wake[0], POLLIN, 0});
+    fds.push_back({signals_.fd(), POLLIN, 0});
     fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
     fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
     // Past the limit the pipes wait, unless the launcher is gone (then a
@@ -462,7 +466,8 @@ int Agent::run() {
       return 1;
     }
     if (rc <= 0) continue;
-    if (fds[0].revents) drain_pipe(g_wake[0]);
+    if (fds[0].revents)
+      for (int sig : signals_.drain()) signalled_ = signalled_ || sig != SIGCHLD;
     if (fds[1].revents) {
       char buf[65536];
       ssize_t n = read(0, buf, sizeof buf);
@@ -505,8 +510,14 @@ int run_agent() {
     g_nofile_raised =
         raised.rlim_cur > g_rank_nofile.rlim_cur && setrlimit(RLIMIT_NOFILE, &raised) == 0;
   }
-  if (!catch_loop_signals()) return 126;
-  return Agent().run();
+  // SIGCHLD too: a rank's end wakes the loop.
+  std::optional<SignalPipe> signals;
+  try {
+    signals.emplace(std::initializer_list<int>{SIGHUP, SIGINT, SIGTERM, SIGCHLD});
+  } catch (const std::exception&) {
+    return 126;  // no pipe
+  }
+  return Agent(*signals).run();
 }
 
 }  // namespace distkit_agent

@@ -1,5 +1,6 @@
-// The host agent's signal setup (agent.cpp) and distkit's POSIX helpers
-// (distkit/util/posix.hpp) for its files. libc only, header-only.
+// The host agent's fork for its loop's children (agent.cpp) and distkit's
+// POSIX helpers (distkit/util/posix.hpp) for its files. libc only,
+// header-only.
 #pragma once
 
 #include <fcntl.h>
@@ -7,17 +8,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "distkit/util/posix.hpp"
+#include "distkit/util/signal_pipe.hpp"
 
 namespace distkit_agent {
 
-using distkit::posix::drain_pipe;
 using distkit::posix::now_seconds;
 using distkit::posix::set_cloexec_nonblock;
+using distkit::posix::SignalPipe;
 using distkit::posix::write_all;
 
 // Closes `fd` unless it is closed already (-1), and marks it closed.
@@ -37,36 +37,6 @@ inline std::string read_file(const std::string& path, std::size_t max) {
   while (out.size() < max && (n = read(fd.get(), buf, sizeof buf)) > 0)
     out.append(buf, std::min(static_cast<std::size_t>(n), max - out.size()));
   return out;
-}
-
-// Written by the signal handler, read by the agent's loop: the first HUP,
-// INT or TERM caught (0:
-// none), and the self-pipe by which every signal, SIGCHLD too, ends poll().
-inline volatile sig_atomic_t g_signal = 0;
-inline int g_wake[2] = {-1, -1};
-
-inline void on_loop_signal(int sig) {
-  int saved = errno;
-  if (!g_signal && sig != SIGCHLD) g_signal = sig;
-  char b = 1;
-  (void)!write(g_wake[1], &b, 1);
-  errno = saved;
-}
-
-// Makes the wake pipe, then sends HUP, INT, TERM and CHLD to
-// on_loop_signal, SIGPIPE ignored (a closed pipe is an error return, not
-// death). False: no pipe.
-inline bool catch_loop_signals() {
-  g_signal = 0;
-  if (pipe(g_wake) != 0) return false;
-  for (int fd : g_wake) set_cloexec_nonblock(fd);
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_loop_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaction(s, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  return true;
 }
 
 // fork() for a child of the agent's loop: the loop's signals stay blocked

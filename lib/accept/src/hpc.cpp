@@ -7,12 +7,12 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "distkit/launch/signals.hpp"
 #include "distkit/ssh/local_executor.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/self_path.hpp"
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/util/signal_pipe.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
 
@@ -79,7 +79,7 @@ HpcOutcome submit_hpc_job(const HpcOptions& o, const HpcJob& job) {
   // or running on the HPC: on INT, TERM or HUP it cancels the job (scancel)
   // and waits for sbatch to see it end (or stops sbatch before it queued,
   // or when scancel failed, which the caller then names).
-  launch::SignalPipe signals;
+  posix::SignalPipe signals;
   std::mutex mu;
   std::string out_text, err_text;
   bool ended = false;

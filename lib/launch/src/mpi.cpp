@@ -12,9 +12,9 @@
 #include <utility>
 
 #include "distkit/hostfile/export.hpp"
-#include "distkit/launch/signals.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/signal_pipe.hpp"
 
 extern char** environ;
 
@@ -106,7 +106,7 @@ int run_mpi(const Plan& plan, const std::vector<hostfile::Host>& ranks,
   // which stops its ranks and orteds; a second signal SIGKILLs it (its
   // orteds then lose their lifeline). mpirun and the ranks keep SIGPIPE's
   // default, which SignalPipe ignores here.
-  SignalPipe signals;
+  posix::SignalPipe signals;
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t defaults;

@@ -17,11 +17,11 @@
 
 #include "distkit/launch/agent_client.hpp"
 #include "distkit/launch/output.hpp"
-#include "distkit/launch/signals.hpp"
 #include "distkit/launch/supervisor_policy.hpp"
 #include "distkit/util/decimal.hpp"
 #include "distkit/util/posix.hpp"
 #include "distkit/util/signal_names.hpp"
+#include "distkit/util/signal_pipe.hpp"
 #include "distkit/util/strings.hpp"
 
 namespace distkit::launch {
@@ -130,7 +130,7 @@ class Job {
   std::vector<std::unique_ptr<RankState>> ranks_;
   std::mutex mu_;
   posix::Fd wake_rd_, wake_wr_;
-  std::unique_ptr<SignalPipe> signals_;
+  std::unique_ptr<posix::SignalPipe> signals_;
   bool stdin_open_ = false;
   std::vector<Report> reports_;  // under mu_
   bool ending_ = false;          // under mu_: the health check stops
@@ -457,7 +457,7 @@ JobResult Job::run() {
   JobResult result;
   result.start = Clock::now();
   policy_.job_started(Steady::now());
-  if (o_.handle_signals) signals_ = std::make_unique<SignalPipe>();
+  if (o_.handle_signals) signals_ = std::make_unique<posix::SignalPipe>();
   stdin_open_ = false;
   for (auto& r : ranks_) stdin_open_ = stdin_open_ || r->wants_stdin;
   start_all();

@@ -265,6 +265,39 @@ TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agen
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::seconds(3));
 }
 
+TEST_CASE("an agent sent SIGTERM, HUP or INT stops its ranks and ends", "[launch][agent]") {
+  // As when the launcher is gone: the signal comes through the agent's
+  // signal pipe, each rank is told to stop (TERM: 143) and says why, and
+  // the agent ends once it has reported them.
+  for (int sig : {SIGTERM, SIGHUP, SIGINT}) {
+    auto agent = local_agent(std::chrono::seconds(5), agent_command());
+    auto plan = local_plan(1, {"sh", "-c", "echo $PPID; exec sleep 30"});
+    auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
+    auto agent_pid = std::make_shared<std::promise<int>>();
+    auto err = std::make_shared<std::string>();
+    ssh::StreamHandlers h;
+    h.on_stdout = [agent_pid](std::string_view c) {
+      agent_pid->set_value(std::stoi(std::string(c)));
+    };
+    h.on_stderr = [err](std::string_view c) { err->append(c); };
+    h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
+    auto cmd = agent->start_rank(
+        agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})),
+        std::move(h));
+    cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+    auto pid = agent_pid->get_future();
+    REQUIRE(pid.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+    REQUIRE(kill(pid.get(), sig) == 0);
+    auto f = exited->get_future();
+    REQUIRE(f.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+    CHECK(f.get().exit_status == 143);
+    CHECK(err->find("lost the launcher (connection closed); stopping the rank") !=
+          std::string::npos);
+    agent->wait_ended();
+    CHECK_FALSE(agent->running());
+  }
+}
+
 namespace {
 
 // This machine's executor with start() changed by a subclass: a transport
