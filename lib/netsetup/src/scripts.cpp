@@ -60,19 +60,12 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
   return out;
 }
 
-// Where --persist installs the script and the boot job.
-std::string persist_script_path(Os os) {
-  return os == Os::macOS ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
-}
-
-std::string persist_job_path(Os os) {
-  return os == Os::macOS ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
-                         : "/etc/systemd/system/distkit-netsetup.service";
-}
-
 std::string persist_block(const HostTarget& h, const std::string& script_text) {
   const bool mac = h.os == Os::macOS;
-  std::string script = persist_script_path(h.os), job = persist_job_path(h.os);
+  // Where --persist installs the script and the boot job.
+  std::string script = mac ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
+  std::string job = mac ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
+                        : "/etc/systemd/system/distkit-netsetup.service";
   std::string job_text = render_named(mac ? "netsetup_launchd.plist" : "netsetup_systemd.service",
                                       {{"script", script}}, TemplateMode::text);
   std::string enable =
