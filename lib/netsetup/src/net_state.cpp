@@ -41,9 +41,7 @@ bool HostNet::ours(const RouteEntry& rt) const {
   for (const auto& r : records) {
     if (r.kind != "addr" || r.args.size() != 2 || r.args[0] != rt.iface) continue;
     auto c = parse_cidr(r.args[1]);
-    if (c && Cidr{c->network(), c->prefix}.contains(rt.dest.network()) &&
-        rt.dest.prefix >= c->prefix)
-      return true;
+    if (c && c->contains(rt.dest.network()) && rt.dest.prefix >= c->prefix) return true;
   }
   return false;
 }

@@ -22,8 +22,7 @@ std::string conflict(const Cidr& net, const std::map<std::string, HostNet>& host
         return name + " has " + a.cidr.str() + " on " + a.iface;
     for (const auto& r : h.routes)
       if (r.dest.prefix > 0 && r.dest.overlaps(net) && !h.ours(r))
-        return name + " routes " + format_ipv4(r.dest.network()) + "/" +
-               std::to_string(r.dest.prefix) +
+        return name + " routes " + Cidr{r.dest.network(), r.dest.prefix}.str() +
                (r.iface.empty() ? std::string() : " via " + r.iface);
   }
   return "";
