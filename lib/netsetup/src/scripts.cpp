@@ -2,6 +2,7 @@
 // through shell_join; the functions live in templates/netsetup_<os>.sh.
 #include "distkit/netsetup/scripts.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "distkit/util/shell_quote.hpp"
@@ -101,15 +102,10 @@ std::string command_line(Os os, const std::string& key, const TemplateFields& fi
 std::string state_file_for(Os os, const std::string& host, const std::string& pattern) {
   if (pattern.empty())
     return os == Os::macOS ? "/var/db/distkit/netsetup.state" : "/var/lib/distkit/netsetup.state";
-  std::string out;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'h') {
-      for (char c : host) out += (c == '/' ? '_' : c);
-      ++i;
-    } else {
-      out += pattern[i];
-    }
-  }
+  std::string safe = host, out = pattern;
+  std::ranges::replace(safe, '/', '_');
+  for (size_t at = out.find("%h"); at != std::string::npos; at = out.find("%h", at + safe.size()))
+    out.replace(at, 2, safe);
   return out;
 }
 
