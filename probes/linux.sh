@@ -5,13 +5,8 @@ L=$2
 [ -n "$L" ] || L=${SSH_CONNECTION%% *}
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin
 export PATH
-py_version() { have python3 || return 127; python3 --version; }
-mlx_version() { have python3 || return 127; python3 -c 'import mlx.core as mx; print(mx.__version__)'; }
 host_name() { if have hostname; then hostname; else uname -n; fi; }
-route_get() {
-  [ -n "$L" ] || return 2
-  if have ip; then ip route get "$L"; else return 127; fi
-}
+route_get() { [ -n "$L" ] || return 2; need ip route get "$L"; }
 tb_sysfs() {
   [ -d /sys/bus/thunderbolt/devices ] || return 1
   for d in /sys/bus/thunderbolt/devices/*; do
@@ -41,6 +36,6 @@ sec infiniband_sysfs ib_sysfs
 sec ibv_devices need ibv_devices
 sec ibv_devinfo need ibv_devinfo
 sec sudo sudo -n true
-sec python3_version py_version
-sec mlx_version mlx_version
+sec python3_version need python3 --version
+sec mlx_version need python3 -c 'import mlx.core as mx; print(mx.__version__)'
 probe_finish

@@ -3,8 +3,8 @@
 // formats read are those of tests/data/doctor/SOURCES.md.
 #include "doctor_checks.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -156,12 +156,6 @@ Finding route_finding(const Hop& h, const HopResult& r, const std::set<std::stri
 
 }  // namespace
 
-std::string two_decimals(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
-
 std::string Hop::name() const {
   return host + (iface.empty() ? "" : ":" + iface) + " -> " + peer + " (" + address +
          (kind == "link" ? "" : ", " + kind) + ")";
@@ -267,8 +261,7 @@ std::vector<Finding> judge_hops(const std::vector<Hop>& hops, const HostResult& 
            "check the cable and the interface"});
     out.push_back(route_finding(h, x, tb));
     if (x.connected) {
-      std::string ev = "TCP connect to " + h.address + ":" + std::to_string(port) + " in " +
-                       two_decimals(x.rtt_ms) + " ms";
+      std::string ev = fmt::format("TCP connect to {}:{} in {:.2f} ms", h.address, port, x.rtt_ms);
       out.push_back({h.host, "connect", h.name(), "ok", ev});
       continue;
     }

@@ -110,7 +110,4 @@ std::vector<Finding> judge_rdma(const HostResult& r, const std::vector<std::stri
 // Negotiated speed of each cable against what both Macs' ports can do.
 std::vector<Finding> judge_speeds(const topology::Topology& t);
 
-// `v` with two decimals ("0.42"): connect times in ms, the watch's interval.
-std::string two_decimals(double v);
-
 }  // namespace distkit::configtool

@@ -26,9 +26,7 @@ constexpr int kListenSeconds = 9;
 constexpr std::chrono::milliseconds kScriptTimeout = std::chrono::seconds(40);
 
 size_t index_of(const Gathered& g, const std::string& host) {
-  for (size_t i = 0; i < g.infos.size(); ++i)
-    if (g.infos[i].host == host) return i;
-  return g.infos.size();
+  return size_t(std::ranges::find(g.infos, host, &probe::HostInfo::host) - g.infos.begin());
 }
 
 bool uses_jaccl(const Options& o, const std::optional<hostfile::Hostfile>& hf, const Gathered& g) {

@@ -20,8 +20,7 @@ struct Row {
 };
 
 std::string rdma_state(const probe::HostInfo& h) {
-  int active = 0;
-  for (const auto& p : h.rdma_ports) active += p.active();
+  auto active = std::ranges::count_if(h.rdma_ports, &probe::RdmaPortState::active);
   std::string s = std::to_string(h.rdma_devices.size()) + " dev";
   if (!h.rdma_ports.empty()) s += ", " + std::to_string(active) + " active";
   if (h.rdma_ctl == probe::RdmaCtl::enabled) s += ", enabled";

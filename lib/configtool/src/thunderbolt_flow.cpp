@@ -1,6 +1,8 @@
 // See thunderbolt_flow.hpp.
 #include "thunderbolt_flow.hpp"
 
+#include <algorithm>
+
 #include "diagnostics.hpp"
 #include "distkit/topology/hostfiles.hpp"
 #include "distkit/topology/render.hpp"
@@ -96,8 +98,7 @@ std::vector<Problem> mesh_problems(const Topology& t, const Analysis& a) {
 std::vector<Problem> ring_problems(const Topology& t) {
   std::vector<Problem> ps;
   for (size_t i = 0; i < t.hosts.size(); ++i) {
-    int peers = 0;
-    for (size_t j = 0; j < t.hosts.size(); ++j) peers += t.count[i][j] > 0;
+    auto peers = std::ranges::count_if(t.count[i], [](int n) { return n > 0; });
     if (peers < 2)
       ps.push_back({t.hosts[i].name, "ring-gap",
                     "cabled to " + std::to_string(peers) + " host(s), a ring needs 2",

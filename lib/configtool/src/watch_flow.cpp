@@ -1,6 +1,7 @@
 // See watch_flow.hpp.
 #include "watch_flow.hpp"
 
+#include <fmt/format.h>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -71,8 +72,8 @@ std::vector<std::string> hop_changes(const Hop& hop, const std::optional<HopResu
            r.rtt_ms - base->rtt_ms >= kRttFloorMs;
   };
   if (slow(cur) && !slow(*prev))
-    out.push_back("connect time " + two_decimals(cur.rtt_ms) + " ms, over 3x the first round's " +
-                  two_decimals(base->rtt_ms) + " ms");
+    out.push_back(fmt::format("connect time {:.2f} ms, over 3x the first round's {:.2f} ms",
+                              cur.rtt_ms, base->rtt_ms));
   return out;
 }
 
@@ -95,9 +96,8 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
   if (!hist)
     throw UsageError("--history", "cannot open " + o.history.string() + " for appending",
                      "pick a writable file");
-  note(s, "watching " + std::to_string(lc.hops.size()) + " hop(s) every " + two_decimals(o.watch) +
-              " s on port " + std::to_string(o.test_port) + "; one line per check in " +
-              o.history.string());
+  note(s, fmt::format("watching {} hop(s) every {:.2f} s on port {}; one line per check in {}",
+                      lc.hops.size(), o.watch, o.test_port, o.history.string()));
   std::vector<std::optional<HopResult>> prev(lc.hops.size()), base(lc.hops.size());
   std::vector<std::optional<std::string>> location(g.infos.size());
   bool drift = false;

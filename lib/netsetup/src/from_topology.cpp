@@ -29,9 +29,7 @@ topology::Topology topology_from_cables(const std::vector<std::string>& hosts,
       p.in_use = true;
       t.hosts[size_t(index.at(e->host))].ports.push_back(p);
     }
-  for (auto& h : t.hosts)
-    std::sort(h.ports.begin(), h.ports.end(),
-              [](const topology::Port& x, const topology::Port& y) { return x.iface < y.iface; });
+  for (auto& h : t.hosts) std::ranges::sort(h.ports, {}, &topology::Port::iface);
   auto port_index = [&](const Endpoint& e) {
     const auto& ports = t.hosts[size_t(index.at(e.host))].ports;
     for (size_t i = 0; i < ports.size(); ++i)

@@ -76,9 +76,8 @@ Cidr parse_subnet(std::string_view text, std::string_view flag) {
     throw UsageError(f, "/" + std::to_string(c->prefix) + " is outside /8../30",
                      "a /30 per cable needs a network of /30 or larger (and at most /8)");
   if (c->address != c->network())
-    throw UsageError(
-        f, "\"" + t + "\" has host bits set",
-        "did you mean " + format_ipv4(c->network()) + "/" + std::to_string(c->prefix) + "?");
+    throw UsageError(f, "\"" + t + "\" has host bits set",
+                     "did you mean " + Cidr{c->network(), c->prefix}.str() + "?");
   return *c;
 }
 

@@ -25,8 +25,7 @@ std::optional<Cidr> netstat_dest(std::string d) {
   auto a = parse_ipv4(full);
   if (!a) return std::nullopt;
   if (slash == std::string::npos) return Cidr{*a, octets * 8};
-  auto c = parse_cidr(full + d.substr(slash));
-  return c;
+  return parse_cidr(full + d.substr(slash));
 }
 
 }  // namespace
@@ -42,9 +41,7 @@ bool HostNet::ours(const RouteEntry& rt) const {
   for (const auto& r : records) {
     if (r.kind != "addr" || r.args.size() != 2 || r.args[0] != rt.iface) continue;
     auto c = parse_cidr(r.args[1]);
-    if (c && Cidr{c->network(), c->prefix}.contains(rt.dest.network()) &&
-        rt.dest.prefix >= c->prefix)
-      return true;
+    if (c && c->contains(rt.dest.network()) && rt.dest.prefix >= c->prefix) return true;
   }
   return false;
 }
@@ -75,15 +72,13 @@ std::vector<AddressEntry> parse_ifconfig_cidrs(std::string_view text) {
     std::string a = w[1].rfind("addr:", 0) == 0 ? w[1].substr(5) : w[1];
     auto c = parse_cidr(a);
     if (!c) continue;
-    for (size_t i = 2; i + 1 < w.size(); ++i) {
-      std::string key = w[i];
-      if (key == "netmask" || key.rfind("Mask:", 0) == 0) {
-        auto p = netmask_prefix(key == "netmask" ? w[i + 1] : key.substr(5));
-        if (p) c->prefix = *p;
-      }
+    // "netmask 0xffffff00" (macOS, new net-tools) or "Mask:255.255.255.0" (old net-tools).
+    for (size_t i = 2; i < w.size(); ++i) {
+      std::optional<int> p;
+      if (w[i] == "netmask" && i + 1 < w.size()) p = netmask_prefix(w[i + 1]);
+      if (w[i].starts_with("Mask:")) p = netmask_prefix(std::string_view(w[i]).substr(5));
+      if (p) c->prefix = *p;
     }
-    if (w.back().rfind("Mask:", 0) == 0)
-      if (auto p = netmask_prefix(w.back().substr(5))) c->prefix = *p;
     out.push_back({cur, *c});
   }
   return out;

@@ -1,6 +1,8 @@
 // See outcome.hpp.
 #include "distkit/netsetup/outcome.hpp"
 
+#include <algorithm>
+
 #include "distkit/util/strings.hpp"
 
 namespace distkit::netsetup {
@@ -23,9 +25,7 @@ std::string script_error(const ssh::CommandResult& r, const std::string& fallbac
 }  // namespace
 
 int HostOutcome::count(const std::string& verdict) const {
-  int n = 0;
-  for (const auto& s : steps) n += s.verdict == verdict;
-  return n;
+  return int(std::ranges::count(steps, verdict, &Step::verdict));
 }
 
 HostOutcome read_outcome(const std::string& host, const ssh::CommandResult& r) {

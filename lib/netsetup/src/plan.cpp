@@ -22,8 +22,7 @@ std::string conflict(const Cidr& net, const std::map<std::string, HostNet>& host
         return name + " has " + a.cidr.str() + " on " + a.iface;
     for (const auto& r : h.routes)
       if (r.dest.prefix > 0 && r.dest.overlaps(net) && !h.ours(r))
-        return name + " routes " + format_ipv4(r.dest.network()) + "/" +
-               std::to_string(r.dest.prefix) +
+        return name + " routes " + Cidr{r.dest.network(), r.dest.prefix}.str() +
                (r.iface.empty() ? std::string() : " via " + r.iface);
   }
   return "";
@@ -57,13 +56,10 @@ Plan plan_addresses(const std::vector<Cable>& cables, const Cidr& subnet,
       if (why.empty()) break;
       plan.skips.push_back(net.str() + ": " + why);
     }
-    auto [lo, hi] = ordered(cables[idx]);
-    LinkPlan& lp = plan.links[idx];
-    lp.cable = cables[idx];
-    lp.net = net;
+    // The lower endpoint gets .1 (see plan.hpp).
     std::string first = format_ipv4(net.network() + 1), second = format_ipv4(net.network() + 2);
-    lp.addr_a = lp.cable.a == lo ? first : second;
-    lp.addr_b = lp.cable.a == lo ? second : first;
+    if (cables[idx].a != ordered(cables[idx]).first) std::swap(first, second);
+    plan.links[idx] = {cables[idx], net, first, second};
   }
   return plan;
 }

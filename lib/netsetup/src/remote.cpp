@@ -19,10 +19,7 @@ std::vector<ssh::CommandResult> run_scripts(
     }
     threads.emplace_back([&, i] {
       if (board) board->set(i, HostState::working);
-      ssh::RunOptions o;
-      o.stdin_data = scripts[i];
-      o.timeout = timeout;
-      out[i] = executors[i]->run(command, o);
+      out[i] = executors[i]->run(command, {.stdin_data = scripts[i], .timeout = timeout});
       if (board)
         board->set(i, out[i].exit.ok() ? HostState::done : HostState::failed, out[i].exit.error);
     });

@@ -2,6 +2,7 @@
 // through shell_join; the functions live in templates/netsetup_<os>.sh.
 #include "distkit/netsetup/scripts.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "distkit/util/shell_quote.hpp"
@@ -60,19 +61,12 @@ std::string steps(const HostTarget& h, const Plan& plan, const SetupOptions& o) 
   return out;
 }
 
-// Where --persist installs the script and the boot job.
-std::string persist_script_path(Os os) {
-  return os == Os::macOS ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
-}
-
-std::string persist_job_path(Os os) {
-  return os == Os::macOS ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
-                         : "/etc/systemd/system/distkit-netsetup.service";
-}
-
 std::string persist_block(const HostTarget& h, const std::string& script_text) {
   const bool mac = h.os == Os::macOS;
-  std::string script = persist_script_path(h.os), job = persist_job_path(h.os);
+  // Where --persist installs the script and the boot job.
+  std::string script = mac ? "/var/db/distkit/netsetup.sh" : "/var/lib/distkit/netsetup.sh";
+  std::string job = mac ? "/Library/LaunchDaemons/com.distkit.netsetup.plist"
+                        : "/etc/systemd/system/distkit-netsetup.service";
   std::string job_text = render_named(mac ? "netsetup_launchd.plist" : "netsetup_systemd.service",
                                       {{"script", script}}, TemplateMode::text);
   std::string enable =
@@ -108,15 +102,10 @@ std::string command_line(Os os, const std::string& key, const TemplateFields& fi
 std::string state_file_for(Os os, const std::string& host, const std::string& pattern) {
   if (pattern.empty())
     return os == Os::macOS ? "/var/db/distkit/netsetup.state" : "/var/lib/distkit/netsetup.state";
-  std::string out;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'h') {
-      for (char c : host) out += (c == '/' ? '_' : c);
-      ++i;
-    } else {
-      out += pattern[i];
-    }
-  }
+  std::string safe = host, out = pattern;
+  std::ranges::replace(safe, '/', '_');
+  for (size_t at = out.find("%h"); at != std::string::npos; at = out.find("%h", at + safe.size()))
+    out.replace(at, 2, safe);
   return out;
 }
 

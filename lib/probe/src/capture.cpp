@@ -48,19 +48,14 @@ Capture parse_capture(std::string_view text, std::string_view host) {
     if (line.substr(0, begin.size()) != begin) continue;
     std::string name(line.substr(begin.size()));
     size_t e = text.find(end_mark + name + " ", pos);
-    Section s;
+    Section& s = c.sections[name];
     if (e == std::string_view::npos) {
-      s.output = std::string(text.substr(pos));
-      s.status = -1;
-      c.sections[name] = std::move(s);
+      s = {std::string(text.substr(pos)), -1};
       break;
     }
     s.output = std::string(text.substr(pos, e - pos));
-    size_t after = e + end_mark.size() + name.size() + 1;
-    size_t p2 = after;
-    s.status = static_cast<int>(parse_digits(take_line(text, p2), 4).value_or(-1));
-    pos = p2;
-    c.sections[name] = std::move(s);
+    pos = e + end_mark.size() + name.size() + 1;
+    s.status = static_cast<int>(parse_digits(take_line(text, pos), 4).value_or(-1));
   }
   return c;
 }

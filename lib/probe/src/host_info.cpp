@@ -1,6 +1,8 @@
 // See host_info.hpp: one small step per section.
 #include "distkit/probe/host_info.hpp"
 
+#include <algorithm>
+
 #include "distkit/util/strings.hpp"
 
 namespace distkit::probe {
@@ -80,15 +82,12 @@ void add_network(HostInfo& h, const Capture& c) {
 }  // namespace
 
 bool HostInfo::has_rdma_device(const std::string& name) const {
-  for (const auto& d : rdma_devices)
-    if (d.name == name) return true;
-  return false;
+  return std::ranges::find(rdma_devices, name, &RdmaDevice::name) != rdma_devices.end();
 }
 
 std::string HostInfo::rdma_port_state(const std::string& device) const {
-  for (const auto& p : rdma_ports)
-    if (p.device == device) return p.state;
-  return {};
+  auto it = std::ranges::find(rdma_ports, device, &RdmaPortState::device);
+  return it == rdma_ports.end() ? std::string() : it->state;
 }
 
 std::string HostInfo::management_address() const {

@@ -1,6 +1,8 @@
 // See netif.hpp.
 #include "distkit/probe/netif.hpp"
 
+#include <algorithm>
+
 #include "distkit/util/strings.hpp"
 
 namespace distkit::probe {
@@ -56,14 +58,8 @@ std::vector<Interface> parse_ip_addr(std::string_view text) {
     if (!name.empty() && name.back() == ':') name.pop_back();
     size_t at = name.find('@');
     if (at != std::string::npos) name.resize(at);
-    Interface* cur = nullptr;
-    for (auto& i : out)
-      if (i.name == name) cur = &i;
-    if (!cur) {
-      out.push_back({});
-      cur = &out.back();
-      cur->name = name;
-    }
+    auto cur = std::ranges::find(out, name, &Interface::name);
+    if (cur == out.end()) cur = out.insert(out.end(), Interface{name, {}, {}, ""});
     if (w[2] == "inet") cur->ipv4.push_back(clean_address(w[3]));
   }
   return out;
@@ -84,9 +80,8 @@ std::optional<Route> parse_route_get(std::string_view text) {
 }
 
 const Interface* find_interface(const std::vector<Interface>& ifs, std::string_view name) {
-  for (const auto& i : ifs)
-    if (i.name == name) return &i;
-  return nullptr;
+  auto it = std::ranges::find(ifs, name, &Interface::name);
+  return it == ifs.end() ? nullptr : &*it;
 }
 
 }  // namespace distkit::probe

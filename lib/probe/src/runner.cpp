@@ -51,10 +51,8 @@ ProbeResult probe_one(ssh::Executor& ex, const std::string& host, const std::str
   ProbeResult r;
   r.host = host;
   const std::string boundary = make_boundary();
-  ssh::RunOptions opts;
-  opts.stdin_data = probe_script();
-  opts.timeout = timeout;
-  auto res = ex.run(probe_command(boundary, launcher), opts);
+  auto res =
+      ex.run(probe_command(boundary, launcher), {.stdin_data = probe_script(), .timeout = timeout});
   r.raw = std::move(res.out);
   try {
     Capture c = parse_capture(r.raw, host);

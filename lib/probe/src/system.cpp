@@ -47,13 +47,9 @@ Uname parse_uname(std::string_view text) {
 }
 
 std::string parse_version_line(std::string_view text) {
-  for (std::string_view line : split_lines(text)) {
-    std::string_view t = trim(line);
-    if (t.empty()) continue;
-    if (t.substr(0, 7) == "Python ") t = t.substr(7);
-    return std::string(t);
-  }
-  return {};
+  std::string t = first_line(text);
+  if (t.starts_with("Python ")) t.erase(0, 7);
+  return t;
 }
 
 }  // namespace distkit::probe
