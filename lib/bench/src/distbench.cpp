@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 
 #include "cases.hpp"
 #include "report.hpp"

@@ -10,7 +10,6 @@
 // transfer of the next chunks. Global frame g = t*C + c of a direction goes
 // over stripe g mod S of the link.
 #include <algorithm>
-#include <cstring>
 
 #include "algorithms/comm.hpp"
 #include "algorithms/reduce.hpp"
