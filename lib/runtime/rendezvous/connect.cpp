@@ -62,21 +62,16 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
   }
 }
 
-int missing_upper(const Config& cfg, Mesh& mesh) {
-  int missing = 0;
-  for (int peer = cfg.rank + 1; peer < cfg.size(); ++peer)
-    missing += stripes_between(cfg, cfg.rank, peer) - static_cast<int>(mesh.stripes(peer).size());
-  return missing;
-}
-
 void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listeners,
                   Clock::time_point deadline) {
   // Stripes arrive in any order; slot them by the stripe index they claim.
   std::vector<std::vector<int>> slots(static_cast<size_t>(cfg.size()));
-  for (int p = cfg.rank + 1; p < cfg.size(); ++p)
-    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(stripes_between(cfg, cfg.rank, p)),
-                                         -1);
-  int missing = missing_upper(cfg, mesh);
+  int missing = 0;
+  for (int p = cfg.rank + 1; p < cfg.size(); ++p) {
+    int n = stripes_between(cfg, cfg.rank, p);
+    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(n), -1);
+    missing += n;
+  }
   std::vector<pollfd> fds;
   for (int l : listeners) fds.push_back({l, POLLIN, 0});
   while (missing > 0) {
