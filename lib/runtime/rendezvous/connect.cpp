@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "distkit/util/posix.hpp"
 #include "rendezvous/handshake.hpp"
 
 namespace distkit::rt {
@@ -62,7 +63,7 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
   }
 }
 
-void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listeners,
+void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& listeners,
                   Clock::time_point deadline) {
   // Stripes arrive in any order; slot them by the stripe index they claim.
   std::vector<std::vector<int>> slots(static_cast<size_t>(cfg.size()));
@@ -73,7 +74,7 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listene
     missing += n;
   }
   std::vector<pollfd> fds;
-  for (int l : listeners) fds.push_back({l, POLLIN, 0});
+  for (const auto& l : listeners) fds.push_back({l.get(), POLLIN, 0});
   while (missing > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
@@ -129,18 +130,12 @@ std::shared_ptr<Mesh> connect_mesh(const Config& cfg) {
   validate(cfg);
   auto mesh = std::make_shared<Mesh>(cfg);
   auto deadline = Clock::now() + cfg.connect_timeout;
-  std::vector<int> listeners;
-  try {
-    if (cfg.rank + 1 < cfg.size())
-      for (const auto& ep : cfg.endpoints[static_cast<size_t>(cfg.rank)])
-        listeners.push_back(listen_on(ep));
-    connect_lower(cfg, *mesh, deadline);
-    accept_upper(cfg, *mesh, listeners, deadline);
-  } catch (...) {
-    for (int l : listeners) close_fd(l);
-    throw;
-  }
-  for (int l : listeners) close_fd(l);
+  std::vector<posix::Fd> listeners;  // closed when we return or throw
+  if (cfg.rank + 1 < cfg.size())
+    for (const auto& ep : cfg.endpoints[static_cast<size_t>(cfg.rank)])
+      listeners.emplace_back(listen_on(ep));
+  connect_lower(cfg, *mesh, deadline);
+  accept_upper(cfg, *mesh, listeners, deadline);
   return mesh;
 }
 
