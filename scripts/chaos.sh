@@ -89,14 +89,11 @@ if [ "$rc" = 77 ]; then echo "chaos.sh: skipped: $(cat "$WORK/up.log")"; exit 77
 UP=1
 # A private TMPDIR per host (root's shell reads the host's own ~/.bashrc),
 # so "no temp file left" sees this job's files only.
-k=1
-while [ $k -le "$NHOSTS" ]; do
+for k in $(seq 1 "$NHOSTS"); do
   mkdir -p "$C/h$k/tmp"
   echo "export TMPDIR=$C/h$k/tmp" > "$C/h$k/home/.bashrc"
-  k=$((k + 1))
 done
-HOSTS=h1 k=1
-while [ $k -lt "$NHOSTS" ]; do k=$((k + 1)); HOSTS="$HOSTS,h$k"; done
+HOSTS=$(seq -s, -f 'h%g' 1 "$NHOSTS")
 
 # The schedule: one line per round "kind host rank delay_ms" from the seed.
 # shellcheck disable=SC2086 # the fault kinds, one word each
@@ -117,20 +114,18 @@ on_host() { k=$1; shift; "$CLUSTER" exec "$C" "$k" -- "$@"; }
 # is this run's).
 round_pattern() { echo "$1|[-]-host-agent"; }
 procs() {  # processes of round TAG on all hosts [but host SKIP]
-  t=0 k=1
-  while [ $k -le "$NHOSTS" ]; do
-    [ "$k" = "${2:-0}" ] && { k=$((k + 1)); continue; }
-    n=$(on_host $k pgrep -c -f "$(round_pattern "$1")" 2>/dev/null || true)
-    t=$((t + ${n:-0})); k=$((k + 1))
+  t=0
+  for k in $(seq 1 "$NHOSTS"); do
+    [ "$k" = "${2:-0}" ] && continue
+    n=$(on_host "$k" pgrep -c -f "$(round_pattern "$1")" 2>/dev/null || true)
+    t=$((t + ${n:-0}))
   done
   echo "$t"
 }
 temp_left() {
-  k=1
-  while [ $k -le "$NHOSTS" ]; do
+  for k in $(seq 1 "$NHOSTS"); do
     # shellcheck disable=SC2012 # names listed for a person to read
     [ -z "$(ls -A "$C/h$k/tmp")" ] || echo "h$k:$(ls -A "$C/h$k/tmp" | tr '\n' ' ')"
-    k=$((k + 1))
   done
 }
 # manifest_check FILE RC: complete manifest of a job that exited RC.
@@ -330,8 +325,7 @@ while read -r kind host rank delay; do
     fi
     echo "$kind failed $gone_ms" >> "$WORK/results"
     # A failed round may leave processes: clear them before the next round.
-    k=1
-    while [ $k -le "$NHOSTS" ]; do on_host $k pkill -KILL -f "$tag" 2>/dev/null || true; k=$((k + 1)); done
+    for k in $(seq 1 "$NHOSTS"); do on_host "$k" pkill -KILL -f "$tag" 2>/dev/null || true; done
   fi
   rm -rf "$out"
 done < "$WORK/schedule"

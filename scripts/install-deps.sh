@@ -16,22 +16,16 @@
 # 2 unsupported system or bad arguments.
 set -eu
 
-want_bench=0
-want_fuzz=0
-want_lint=0
-want_mlx=0
-want_slurm=0
+wanted=" "
 for arg in "$@"; do
   case "$arg" in
-    --bench) want_bench=1 ;;
-    --fuzz) want_fuzz=1 ;;
-    --lint) want_lint=1 ;;
-    --mlx) want_mlx=1 ;;
-    --slurm) want_slurm=1 ;;
+    --bench|--fuzz|--lint|--mlx|--slurm) wanted="$wanted${arg#--} " ;;
     -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps.sh: error: unknown argument '$arg'; see --help" >&2; exit 2 ;;
   esac
 done
+# want EXTRA: whether --EXTRA was given.
+want() { case $wanted in *" $1 "*) ;; *) return 1 ;; esac; }
 
 install_macos() {
   if ! command -v brew >/dev/null 2>&1; then
@@ -39,8 +33,8 @@ install_macos() {
     exit 2
   fi
   pkgs="cmake ninja pkg-config cli11 libssh2 nlohmann-json fmt spdlog catch2"
-  [ "$want_bench" = 1 ] && pkgs="$pkgs open-mpi iperf3"
-  [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
+  want bench && pkgs="$pkgs open-mpi iperf3"
+  want lint && pkgs="$pkgs shellcheck clang-format"
   # On a Mac, MLX uses Accelerate: nothing more to install.
   for p in $pkgs; do
     brew list --formula "$p" >/dev/null 2>&1 || brew install "$p"
@@ -59,11 +53,11 @@ install_apt() {
         openssh-server openssh-client iproute2 procps util-linux psmisc time man-db groff-base zsh fish bash-completion
         gdb
         python3"
-  [ "$want_bench" = 1 ] && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
-  [ "$want_fuzz" = 1 ] && pkgs="$pkgs clang libclang-rt-dev"
-  [ "$want_lint" = 1 ] && pkgs="$pkgs shellcheck clang-format"
-  [ "$want_mlx" = 1 ] && pkgs="$pkgs libopenblas-dev liblapacke-dev"
-  [ "$want_slurm" = 1 ] && pkgs="$pkgs slurmctld slurmd slurm-client munge openmpi-bin"
+  want bench && pkgs="$pkgs pdsh openmpi-bin libopenmpi-dev libgloo-dev iperf3 hyperfine"
+  want fuzz && pkgs="$pkgs clang libclang-rt-dev"
+  want lint && pkgs="$pkgs shellcheck clang-format"
+  want mlx && pkgs="$pkgs libopenblas-dev liblapacke-dev"
+  want slurm && pkgs="$pkgs slurmctld slurmd slurm-client munge openmpi-bin"
   missing=""
   for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

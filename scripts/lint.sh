@@ -123,23 +123,18 @@ if [ "$shell" = 1 ]; then
   done <"$tmp/templates"
 
   n=0
-  for dialect in sh bash; do
+  for list in sh bash templates; do
     set --
-    while IFS= read -r f; do set -- "$@" "$f"; done <"$tmp/$dialect"
+    while IFS= read -r f; do set -- "$@" "$f"; done <"$tmp/$list"
     [ $# = 0 ] && continue
     n=$((n + $#))
     rc=0
-    shellcheck -s "$dialect" "$@" || rc=$?
+    case $list in
+      templates) (cd "$tmp/tpl" && shellcheck -s sh -e SC2043,SC2050 "$@") || rc=$? ;;
+      *) shellcheck -s "$list" "$@" || rc=$? ;;
+    esac
     finding shellcheck "$rc"
   done
-  set --
-  while IFS= read -r f; do set -- "$@" "$f"; done <"$tmp/templates"
-  if [ $# -gt 0 ]; then
-    n=$((n + $#))
-    rc=0
-    (cd "$tmp/tpl" && shellcheck -s sh -e SC2043,SC2050 "$@") || rc=$?
-    finding shellcheck "$rc"
-  fi
   if [ "$status" = 0 ]; then
     echo "lint.sh: shellcheck: $n files, no findings"
   else

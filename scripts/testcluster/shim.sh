@@ -68,23 +68,17 @@ for a in "$@"; do
   [ "$w" = json ] || nojson="${nojson}_$w"
 done
 
-# exit_with FILE: exit with the status FILE holds.
-exit_with() { read -r st <"$1"; exit "$st"; }
-
 answer() {  # answer NAME: print NAME's capture and exit with its status
+  o=$hostdir/outputs/$1
+  found=
   for ext in txt json; do
-    f="$hostdir/outputs/$1.$ext"
-    if [ -f "$f" ]; then
-      cat "$f"
-      [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
-      if [ -f "$hostdir/outputs/$1.exit" ]; then exit_with "$hostdir/outputs/$1.exit"; fi
-      exit 0
-    fi
+    if [ -f "$o.$ext" ]; then cat "$o.$ext"; found=1; break; fi
   done
-  if [ -f "$hostdir/outputs/$1.exit" ]; then
-    [ -f "$hostdir/outputs/$1.stderr" ] && cat "$hostdir/outputs/$1.stderr" >&2
-    exit_with "$hostdir/outputs/$1.exit"
-  fi
+  [ -n "$found" ] || [ -f "$o.exit" ] || return 0
+  [ -f "$o.stderr" ] && cat "$o.stderr" >&2
+  st=0
+  [ -f "$o.exit" ] && read -r st <"$o.exit"
+  exit "$st"
 }
 answer "$raw"
 answer "$plain"

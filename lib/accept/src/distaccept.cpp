@@ -23,8 +23,8 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
       "Usage: distaccept --hostfile FILE [flags] TASK.json");
   app.set_version_flag("--version", std::string("distaccept ") + kVersion);
   app.add_option("task", o.task, "The task declaration (JSON; see distaccept(1))")->required();
-  app.add_option("--hostfile", o.hostfile, "The cluster's hostfile (MLX JSON)")->required();
-  app.add_option("--baseline-host", o.baseline_host,
+  app.add_option("--hostfile", o.run.hostfile, "The cluster's hostfile (MLX JSON)")->required();
+  app.add_option("--baseline-host", o.run.baseline_host,
                  "Host of the one-host baseline (default: the hostfile's first)");
   app.add_option("-k,--repetitions", o.repetitions, "Runs of each kind (overrides the task's)")
       ->check(CLI::Range(1, 100));
@@ -35,12 +35,12 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
                  "Where runs, logs and manifests go (default ./distaccept-runs/TIME)");
   app.add_flag("--json", o.json, "Print the report as JSON (schema distkit.acceptance/1)");
   app.add_flag("--verbose", o.verbose, "Print each step on stderr even when it is not a TTY");
-  app.add_option("--ssh-config", o.access.ssh_config, "ssh_config file to read");
-  app.add_flag("--accept-new-host-keys", o.access.accept_new_host_keys,
+  app.add_option("--ssh-config", o.run.access.ssh_config, "ssh_config file to read");
+  app.add_flag("--accept-new-host-keys", o.run.access.accept_new_host_keys,
                "Accept unknown host keys (never changed ones)");
-  app.add_option("-p,--starting-port", o.access.starting_port,
+  app.add_option("-p,--starting-port", o.run.access.starting_port,
                  "First port of the ranks' ring (default 32323)");
-  app.add_option("--connect-timeout", o.access.connect_timeout_s,
+  app.add_option("--connect-timeout", o.run.access.connect_timeout_s,
                  "Seconds to reach each host (default 10)");
   app.add_option("--hpc-nodes", o.hpc_nodes,
                  "Also run the task's repetitions as one Slurm job of N nodes (sbatch --wait, "
@@ -72,10 +72,7 @@ Task load_task(const AcceptOptions& o) {
 
 int run_distaccept(const AcceptOptions& o, std::FILE* out, std::FILE* err) {
   Task task = load_task(o);
-  RunnerOptions ro;
-  ro.access = o.access;
-  ro.hostfile = *o.hostfile;
-  ro.baseline_host = o.baseline_host;
+  RunnerOptions ro = o.run;
   ro.work_dir = fs::absolute(o.work_dir.value_or(default_work_dir())).lexically_normal();
   ro.progress = o.verbose || is_tty(err) ? err : nullptr;
   if (o.hpc_nodes)

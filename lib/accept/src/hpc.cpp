@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <csignal>
-#include <cstdlib>
 #include <mutex>
 
 #include "distkit/ssh/local_executor.hpp"

@@ -12,42 +12,25 @@
 
 namespace distkit::accept {
 
-namespace {
-
-std::chrono::milliseconds ms(double s) {
-  return std::chrono::milliseconds(static_cast<long long>(s * 1000.0));
-}
-
-launch::LaunchOptions options_for(const ClusterAccess& a, const LaunchRequest& r) {
+launch::LaunchOptions launch_options(const ClusterAccess& a) {
   launch::LaunchOptions o;
-  o.hostfile = r.hostfile;
-  o.repeat_hosts = r.ranks_per_host;
-  o.command = r.command;
-  o.cwd = r.cwd;
-  o.env = r.env;
-  o.log_dir = r.dir;
   o.no_stdin = true;
-  o.preflight = r.preflight;
-  o.timeout = ms(r.timeout_s);
   o.ssh_config = a.ssh_config;
   o.accept_new_host_keys = a.accept_new_host_keys;
   o.starting_port = a.starting_port;
-  o.connect_timeout = ms(a.connect_timeout_s);
+  o.connect_timeout = std::chrono::milliseconds(static_cast<long long>(a.connect_timeout_s * 1000));
   return o;
 }
 
-}  // namespace
-
-LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request) {
+LaunchOutcome launch(const launch::LaunchOptions& options) {
   LaunchOutcome out;
-  make_directory(request.dir, "run directory", "choose a writable --work-dir");
-  auto log_path = request.dir / "distlaunch.log";
+  make_directory(*options.log_dir, "run directory", "choose a writable --work-dir");
+  auto log_path = *options.log_dir / "distlaunch.log";
   std::FILE* log = std::fopen(log_path.c_str(), "w");
   if (!log) throw Error(log_path.string(), "cannot write", "choose a writable --work-dir");
   auto start = std::chrono::steady_clock::now();
   try {
-    auto result = launch::run_distlaunch(options_for(access, request),
-                                         {.out = log, .err = log, .stdin_fd = -1});
+    auto result = launch::run_distlaunch(options, {.out = log, .err = log, .stdin_fd = -1});
     out.exit_code = result.exit_code;
     out.interrupted = result.interrupted;
   } catch (const Error& e) {

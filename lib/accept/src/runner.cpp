@@ -97,13 +97,14 @@ std::vector<std::string> run_dirs(const Context& c) {
 // preflight, a minute at most. `step` names it if interrupted.
 LaunchOutcome run_helper(const Context& c, const fs::path& hostfile, const std::string& script,
                          const fs::path& dir, const std::string& step) {
-  LaunchOutcome out = launch(c.o.access, {.hostfile = hostfile,
-                                          .command = {"/bin/sh", "-c", script},
-                                          .cwd = c.task.cwd,
-                                          .env = {},
-                                          .dir = dir,
-                                          .preflight = false,
-                                          .timeout_s = 60});
+  launch::LaunchOptions o = launch_options(c.o.access);
+  o.hostfile = hostfile;
+  o.command = {"/bin/sh", "-c", script};
+  o.cwd = c.task.cwd;
+  o.log_dir = dir;
+  o.preflight = false;
+  o.timeout = std::chrono::seconds(60);
+  LaunchOutcome out = launch(o);
   check_interrupt(out, step);
   return out;
 }
@@ -222,13 +223,15 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   rec.world_size = n * static_cast<int>(rec.hosts.size());
   say(c, name + ": " + std::to_string(rec.world_size) + " rank(s) on " + join(rec.hosts, ","));
   const auto& words = kind == "resume" ? c.task.resume->command : c.task.command;
-  LaunchOutcome out = launch(c.o.access, {.hostfile = baseline ? c.baseline_hostfile : c.o.hostfile,
-                                          .ranks_per_host = n,
-                                          .command = expand_words(words, rec.dir, from_dir),
-                                          .cwd = c.task.cwd,
-                                          .env = env_list(c.task),
-                                          .dir = rec.dir,
-                                          .timeout_s = c.task.timeout_s});
+  launch::LaunchOptions o = launch_options(c.o.access);
+  o.hostfile = baseline ? c.baseline_hostfile : c.o.hostfile;
+  o.repeat_hosts = n;
+  o.command = expand_words(words, rec.dir, from_dir);
+  o.cwd = c.task.cwd;
+  o.env = env_list(c.task);
+  o.log_dir = rec.dir;
+  o.timeout = std::chrono::milliseconds(static_cast<long long>(c.task.timeout_s * 1000));
+  LaunchOutcome out = launch(o);
   check_interrupt(out, name);
   rec.exit_code = out.exit_code;
   rec.error = out.error;

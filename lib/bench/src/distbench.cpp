@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 
 #include "cases.hpp"
 #include "report.hpp"
@@ -98,7 +97,7 @@ int run_distbench(const Options& o, rt::Group& g, std::ostream& out) {
   for (Test t : o.tests) {
     Case c(t, o, g);
     TestResult res{t, c.reduces(), {}};
-    if (talk && !o.json) print_table_header(out, o, t);
+    if (talk && !o.json) print_table_header(out, t);
     for (size_t bytes : sizes(o, t)) {
       Row row{.bytes = c.reported_bytes(bytes),
               .count = c.count(bytes),

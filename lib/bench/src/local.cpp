@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <exception>
 #include <sstream>
 #include <string_view>
@@ -34,18 +35,15 @@ uint16_t free_port() {
 }  // namespace
 
 size_t parse_size(const std::string& text, const std::string& flag) {
-  size_t i = 0;
   unsigned long long v = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9' && v < (1ull << 50))
-    v = v * 10 + static_cast<unsigned>(text[i++] - '0');
-  size_t digits = i;
+  const char* end = text.data() + text.size();
+  auto [stop, ec] = std::from_chars(text.data(), end, v);
   int shift = 0;
-  if (digits > 0 && i + 1 == text.size()) {
-    size_t unit = std::string_view("KMGkmg").find(text[i]);
+  if (ec == std::errc() && stop + 1 == end) {
+    size_t unit = std::string_view("KMGkmg").find(*stop++);
     shift = unit == std::string_view::npos ? -1 : 10 * static_cast<int>(unit % 3 + 1);
-    ++i;
   }
-  if (digits == 0 || i != text.size() || shift < 0 || v >= (1ull << (50 - shift)))
+  if (ec != std::errc() || stop != end || shift < 0 || v >= (1ull << (50 - shift)))
     throw rt::Error(rt::ErrorCode::invalid_argument,
                     flag + ": '" + text + "' is not a size; use bytes with an optional K, M or G");
   return static_cast<size_t>(v << shift);

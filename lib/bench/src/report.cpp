@@ -55,7 +55,7 @@ void print_preamble(std::ostream& out, const Options& o, int ranks,
   out << "#\n";
 }
 
-void print_table_header(std::ostream& out, const Options&, Test t) {
+void print_table_header(std::ostream& out, Test t) {
   out << "# " << test_name(t) << "\n";
   out << fmt::sprintf("#%50s%36s%36s\n", "", "out-of-place", "in-place");
   out << fmt::sprintf("#%11s  %12s  %8s  %6s  %5s  %8s  %7s  %7s  %6s  %8s  %7s  %7s  %6s\n",

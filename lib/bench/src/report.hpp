@@ -37,7 +37,7 @@ struct TestResult {
 
 void print_preamble(std::ostream& out, const Options& o, int ranks,
                     const std::vector<RankInfo>& info);
-void print_table_header(std::ostream& out, const Options& o, Test t);
+void print_table_header(std::ostream& out, Test t);
 void print_row(std::ostream& out, const Options& o, const TestResult& t, const Row& r);
 void print_footer(std::ostream& out, const TestResult& t);
 void print_json(std::ostream& out, const Options& o, int ranks, const std::vector<RankInfo>& info,

@@ -10,7 +10,6 @@
 // transfer of the next chunks. Global frame g = t*C + c of a direction goes
 // over stripe g mod S of the link.
 #include <algorithm>
-#include <cstring>
 
 #include "algorithms/comm.hpp"
 #include "algorithms/reduce.hpp"
@@ -48,7 +47,7 @@ class RingPlan : public Plan {
     size_t biggest = 0;
     for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg.end(k) - seg.begin(k));
     size_t half = (biggest + static_cast<size_t>(dirs_) - 1) / static_cast<size_t>(dirs_);
-    chunks_ = chunks_for(half * elem_, c.mesh.chunk_bytes());
+    chunks_ = chunks_for(half * elem_, c.mesh.config().chunk_bytes);
     chunk_max_ = (half + chunks_ - 1) / chunks_ * elem_ + elem_;
     build_streams();
   }

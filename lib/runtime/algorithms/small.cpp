@@ -1,7 +1,6 @@
 // Latency-bound algorithms: recursive-doubling all-reduce (log2 n exchange
 // rounds; non-powers of two fold the extra ranks in first and out last, as
 // MPICH does), binomial-tree broadcast, dissemination barrier.
-#include <cstring>
 
 #include "algorithms/reduce.hpp"
 #include "algorithms/transfers.hpp"

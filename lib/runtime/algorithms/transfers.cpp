@@ -16,7 +16,7 @@ int Transfers::add(int peer, unsigned char* buf, size_t bytes, bool is_send, int
   int ns = static_cast<int>(link.size());
   if (ntransfers_ >= 16 || nstreams_ + ns > 64)
     throw Error(ErrorCode::system, "internal error: too many transfers in one step");
-  Transfer t{buf, bytes, chunks_for(bytes, c_.mesh.chunk_bytes()), gate, nstreams_, ns};
+  Transfer t{buf, bytes, chunks_for(bytes, c_.mesh.config().chunk_bytes), gate, nstreams_, ns};
   for (int s = 0; s < ns; ++s) {
     owner_[nstreams_] = ntransfers_;
     streams_[nstreams_++] =
@@ -50,7 +50,7 @@ void Transfers::run(FrameOp op) {
   bool small = true;
   for (int i = 0; i < ntransfers_; ++i) small = small && transfers_[i].bytes <= kLatencyBound;
   run_streams(c_.mesh, streams_, nstreams_, *this, op, c_.context,
-              small ? c_.mesh.spin() : std::chrono::microseconds(0));
+              small ? c_.mesh.config().spin : std::chrono::microseconds(0));
 }
 
 }  // namespace distkit::rt

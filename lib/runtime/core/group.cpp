@@ -84,7 +84,7 @@ void Group::all_reduce(const void* in, void* out, size_t count, DType t, ReduceO
   Comm c{*mesh_, members_, rank_, context_};
   // Recursive doubling moves log2(n) whole buffers, the ring 2(n-1)/n of one
   // in 2(n-1) steps: the measured crossover grows with n (bench/README.md).
-  if (n <= mesh_->small_bytes() / 2 * static_cast<size_t>(size()))
+  if (n <= mesh_->config().small_bytes / 2 * static_cast<size_t>(size()))
     recursive_doubling_all_reduce(c, bytes(out), count, t, op);
   else
     ring_all_reduce(c, bytes(out), count, t, op);
@@ -132,7 +132,7 @@ void Group::reduce_scatter(const void* in, void* out, size_t count, DType t, Red
   const size_t elem = dtype_size(t);
   const size_t n = static_cast<size_t>(size());
   constexpr size_t kScratchChunks = 128;
-  size_t window = std::max(elem, mesh_->chunk_bytes() * kScratchChunks / n / elem * elem);
+  size_t window = std::max(elem, mesh_->config().chunk_bytes * kScratchChunks / n / elem * elem);
   const bool overlaps = bytes(out) < bytes(in) + all && bytes(in) < bytes(out) + block;
   if (overlaps) window = block;
   for (size_t off = 0; off < block; off += window) {
@@ -151,7 +151,7 @@ void Group::broadcast(void* data, size_t count, DType t, int root) {
   size_t n = total_bytes(count, dtype_size(t), 1, "broadcast");
   if (n == 0 || size() == 1) return;
   Comm c{*mesh_, members_, rank_, context_};
-  if (n <= mesh_->small_bytes())
+  if (n <= mesh_->config().small_bytes)
     broadcast_tree(c, bytes(data), n, root);
   else
     broadcast_chain(c, bytes(data), n, root);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "distkit/util/posix.hpp"
 #include "rendezvous/handshake.hpp"
 
 namespace distkit::rt {
@@ -36,10 +37,10 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
     for (int s = 0; s < stripes_between(cfg, cfg.rank, peer); ++s) {
       const Endpoint& ep = cfg.endpoints[static_cast<size_t>(peer)][static_cast<size_t>(s)];
       std::string why;
-      int fd = -1;
-      while (fd < 0) {
-        fd = try_connect(ep, deadline, why);
-        if (fd >= 0) break;
+      posix::Fd fd;
+      while (!fd.valid()) {
+        fd = posix::Fd(try_connect(ep, deadline, why));
+        if (fd.valid()) break;
         if (Clock::now() >= deadline)
           throw Error(ErrorCode::timeout,
                       mesh.describe(peer) + ": cannot connect to " + ep.host + ":" +
@@ -49,75 +50,67 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
                       peer);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
-      std::string bad = client_handshake(fd, cfg.secret, cfg.size(), cfg.rank, peer, s, deadline);
-      if (!bad.empty()) {
-        close_fd(fd);
+      std::string bad =
+          client_handshake(fd.get(), cfg.secret, cfg.size(), cfg.rank, peer, s, deadline);
+      if (!bad.empty())
         throw Error(ErrorCode::auth,
                     mesh.describe(peer) + ": " + bad + "; every rank must get the same job secret",
                     peer);
-      }
-      tune_socket(fd);
-      conns.push_back(Conn{fd, peer, 0, 0, false});
+      tune_socket(fd.get());
+      conns.push_back(Conn{fd.release(), peer, 0, 0, false});
     }
   }
 }
 
-int missing_upper(const Config& cfg, Mesh& mesh) {
-  int missing = 0;
-  for (int peer = cfg.rank + 1; peer < cfg.size(); ++peer)
-    missing += stripes_between(cfg, cfg.rank, peer) - static_cast<int>(mesh.stripes(peer).size());
-  return missing;
-}
-
-void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<int>& listeners,
+void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& listeners,
                   Clock::time_point deadline) {
   // Stripes arrive in any order; slot them by the stripe index they claim.
-  std::vector<std::vector<int>> slots(static_cast<size_t>(cfg.size()));
-  for (int p = cfg.rank + 1; p < cfg.size(); ++p)
-    slots[static_cast<size_t>(p)].assign(static_cast<size_t>(stripes_between(cfg, cfg.rank, p)),
-                                         -1);
-  int missing = missing_upper(cfg, mesh);
+  // Until the mesh takes them, the slots own them (closed if we throw).
+  std::vector<std::vector<posix::Fd>> slots(static_cast<size_t>(cfg.size()));
+  int missing = 0;
+  for (int p = cfg.rank + 1; p < cfg.size(); ++p) {
+    int n = stripes_between(cfg, cfg.rank, p);
+    slots[static_cast<size_t>(p)].resize(static_cast<size_t>(n));
+    missing += n;
+  }
   std::vector<pollfd> fds;
-  for (int l : listeners) fds.push_back({l, POLLIN, 0});
+  for (const auto& l : listeners) fds.push_back({l.get(), POLLIN, 0});
   while (missing > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      for (auto& v : slots)
-        for (int fd : v) close_fd(fd);
+    if (left.count() <= 0)
       throw Error(ErrorCode::timeout,
                   "rank " + std::to_string(cfg.rank) + ": " + std::to_string(missing) +
                       " connection(s) from higher ranks never arrived; are all ranks running "
                       "with the same hostfile? (DISTKIT_CONNECT_TIMEOUT_MS)");
-    }
     poll(fds.data(), static_cast<nfds_t>(fds.size()),
          static_cast<int>(std::min<long long>(left.count(), 200)));
     for (auto& p : fds) {
       std::string from;
-      int fd = accept_one(p.fd, from);
-      if (fd < 0) continue;
+      posix::Fd fd(accept_one(p.fd, from));
+      if (!fd.valid()) continue;
       HelloInfo who;
       auto hs_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(5));
-      std::string bad = server_handshake(fd, cfg.secret, cfg.size(), cfg.rank, who, hs_deadline);
+      std::string bad =
+          server_handshake(fd.get(), cfg.secret, cfg.size(), cfg.rank, who, hs_deadline);
       if (bad.empty() &&
           (who.rank <= cfg.rank || who.rank >= cfg.size() ||
            who.stripe >= static_cast<int>(slots[static_cast<size_t>(who.rank)].size()) ||
-           slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] >= 0))
+           slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)].valid()))
         bad =
             "unexpected rank/stripe " + std::to_string(who.rank) + "/" + std::to_string(who.stripe);
       if (!bad.empty()) {
         std::fprintf(stderr, "distkit: rank %d: refused connection from %s: %s\n", cfg.rank,
                      from.c_str(), bad.c_str());
-        close_fd(fd);
         continue;
       }
-      slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] = fd;
+      slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] = std::move(fd);
       --missing;
     }
   }
   for (int p = cfg.rank + 1; p < cfg.size(); ++p)
-    for (int fd : slots[static_cast<size_t>(p)]) {
-      tune_socket(fd);
-      mesh.stripes(p).push_back(Conn{fd, p, 0, 0, false});
+    for (auto& fd : slots[static_cast<size_t>(p)]) {
+      tune_socket(fd.get());
+      mesh.stripes(p).push_back(Conn{fd.release(), p, 0, 0, false});
     }
 }
 
@@ -134,18 +127,12 @@ std::shared_ptr<Mesh> connect_mesh(const Config& cfg) {
   validate(cfg);
   auto mesh = std::make_shared<Mesh>(cfg);
   auto deadline = Clock::now() + cfg.connect_timeout;
-  std::vector<int> listeners;
-  try {
-    if (cfg.rank + 1 < cfg.size())
-      for (const auto& ep : cfg.endpoints[static_cast<size_t>(cfg.rank)])
-        listeners.push_back(listen_on(ep));
-    connect_lower(cfg, *mesh, deadline);
-    accept_upper(cfg, *mesh, listeners, deadline);
-  } catch (...) {
-    for (int l : listeners) close_fd(l);
-    throw;
-  }
-  for (int l : listeners) close_fd(l);
+  std::vector<posix::Fd> listeners;  // closed when we return or throw
+  if (cfg.rank + 1 < cfg.size())
+    for (const auto& ep : cfg.endpoints[static_cast<size_t>(cfg.rank)])
+      listeners.emplace_back(listen_on(ep));
+  connect_lower(cfg, *mesh, deadline);
+  accept_upper(cfg, *mesh, listeners, deadline);
   return mesh;
 }
 

@@ -2,6 +2,8 @@
 // (MLX_RANK, MLX_HOSTFILE) so programs also run under mlx.launch, plus
 // distkit's own (DISTKIT_SECRET_FILE written by distlaunch's host agent,
 // DISTKIT_INSECURE, timeouts and tuning knobs).
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -39,26 +41,19 @@ std::string read_file(const std::string& path, const char* var) {
   return s.str();
 }
 
-int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string decode_secret_hex(std::string_view text, const std::string& origin) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
+  constexpr std::string_view kSpace = " \t\n\v\f\r";  // isspace's, in the C locale
+  text.remove_prefix(std::min(text.size(), text.find_first_not_of(kSpace)));
+  text = text.substr(0, text.find_last_not_of(kSpace) + 1);
   std::string out;
   bool ok = text.size() >= 32 && text.size() % 2 == 0 && text.size() <= 1024;
   for (size_t i = 0; ok && i < text.size(); i += 2) {
-    int hi = hexval(text[i]), lo = hexval(text[i + 1]);
-    ok = hi >= 0 && lo >= 0;
-    out += static_cast<char>(hi * 16 + lo);
+    unsigned char byte = 0;
+    auto [end, ec] = std::from_chars(&text[i], &text[i] + 2, byte, 16);
+    ok = ec == std::errc() && end == &text[i] + 2;
+    out += static_cast<char>(byte);
   }
   if (!ok)
     throw Error(ErrorCode::config, origin +

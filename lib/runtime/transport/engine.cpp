@@ -152,7 +152,8 @@ bool pump_recv(Ctx& c, int idx, Stream& s) {
   int peer = worst >= 0 ? streams[worst].conn->peer : -1;
   c.mesh.fail(ErrorCode::peer,
               c.mesh.describe(peer) + ": no progress for " +
-                  std::to_string(c.mesh.timeout().count()) + " ms during " + frame_op_name(c.op) +
+                  std::to_string(c.mesh.config().timeout.count()) + " ms during " +
+                  frame_op_name(c.op) +
                   "; the rank is stopped, overloaded or unreachable (DISTKIT_TIMEOUT_MS)",
               peer);
 }
@@ -205,8 +206,8 @@ void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uin
       fds[k++] = {s.conn->fd, static_cast<short>(s.is_send ? POLLOUT : POLLIN), 0};
     }
     if (k == 0) throw Error(ErrorCode::system, "internal error: plan waits on nothing");
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_any + mesh.timeout() -
-                                                                      Clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        last_any + mesh.config().timeout - Clock::now());
     if (left.count() <= 0) stall_failure(c, streams, n);
     int rc = spin_poll(fds, static_cast<nfds_t>(k), spin);
     if (rc == 0) rc = poll(fds, static_cast<nfds_t>(k), static_cast<int>(left.count()) + 1);

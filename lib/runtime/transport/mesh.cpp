@@ -13,14 +13,8 @@
 
 namespace distkit::rt {
 
-Mesh::Mesh(const Config& cfg)
-    : stripes_(static_cast<size_t>(cfg.size())),
-      timeout_(cfg.timeout),
-      chunk_bytes_(cfg.chunk_bytes),
-      small_bytes_(cfg.small_bytes),
-      spin_(cfg.spin),
-      heartbeat_file_(cfg.heartbeat_file) {
-  for (const auto& eps : cfg.endpoints) hosts_.push_back(eps.empty() ? "?" : eps[0].host);
+Mesh::Mesh(const Config& cfg) : stripes_(static_cast<size_t>(cfg.size())), cfg_(cfg) {
+  cfg_.secret.clear();
   beat();
 }
 
@@ -30,7 +24,8 @@ Mesh::~Mesh() {
 }
 
 std::string Mesh::host(int peer) const {
-  return peer >= 0 && peer < size() ? hosts_[static_cast<size_t>(peer)] : "?";
+  // connect_mesh checked that every rank has an endpoint.
+  return peer >= 0 && peer < size() ? cfg_.endpoints[static_cast<size_t>(peer)][0].host : "?";
 }
 
 std::string Mesh::describe(int peer) const {
@@ -63,15 +58,15 @@ void Mesh::fail(ErrorCode code, const std::string& message, int peer) {
 }
 
 void Mesh::beat() {
-  if (heartbeat_file_.empty()) return;
+  if (cfg_.heartbeat_file.empty()) return;
   const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count();
   long long last = last_beat_ns_.load(std::memory_order_relaxed);
   if (last != 0 && now - last < 1000000000LL) return;
   if (!last_beat_ns_.compare_exchange_strong(last, now, std::memory_order_relaxed)) return;
-  if (::utimes(heartbeat_file_.c_str(), nullptr) == 0 || errno != ENOENT) return;
-  int fd = ::open(heartbeat_file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (::utimes(cfg_.heartbeat_file.c_str(), nullptr) == 0 || errno != ENOENT) return;
+  int fd = ::open(cfg_.heartbeat_file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
   if (fd >= 0) ::close(fd);
 }
 

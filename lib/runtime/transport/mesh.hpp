@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,16 +25,15 @@ struct Conn {
 
 class Mesh {
  public:
+  // Keeps `cfg` for the job's settings (timeouts, chunking, spin, heartbeat
+  // file) and hosts, without its secret (only connecting needs that).
   Mesh(const Config& cfg);
   ~Mesh();
   Mesh(const Mesh&) = delete;
   Mesh& operator=(const Mesh&) = delete;
 
   int size() const { return static_cast<int>(stripes_.size()); }
-  std::chrono::milliseconds timeout() const { return timeout_; }
-  size_t chunk_bytes() const { return chunk_bytes_; }
-  size_t small_bytes() const { return small_bytes_; }
-  std::chrono::microseconds spin() const { return spin_; }
+  const Config& config() const { return cfg_; }
 
   // Striped connections to world rank `peer` (empty for ourselves).
   std::vector<Conn>& stripes(int peer) { return stripes_[static_cast<size_t>(peer)]; }
@@ -59,14 +57,10 @@ class Mesh {
 
  private:
   std::vector<std::vector<Conn>> stripes_;
-  std::vector<std::string> hosts_;
-  std::chrono::milliseconds timeout_;
-  size_t chunk_bytes_, small_bytes_;
-  std::chrono::microseconds spin_;
+  Config cfg_;
   std::string failure_;
   int failed_peer_ = -1;
   std::vector<std::vector<unsigned char>> staging_;
-  std::string heartbeat_file_;
   // Nanoseconds (steady clock) of the last touch; atomic because
   // sub-groups share this mesh.
   std::atomic<long long> last_beat_ns_{0};

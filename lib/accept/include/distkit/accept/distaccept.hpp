@@ -10,20 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "distkit/accept/launcher.hpp"
+#include "distkit/accept/runner.hpp"
 
 namespace distkit::accept {
 
 struct AcceptOptions {
   std::filesystem::path task;
-  std::optional<std::filesystem::path> hostfile;
-  std::optional<std::string> baseline_host;
+  // --hostfile, --baseline-host and how to reach the cluster; run_distaccept
+  // fills in the rest.
+  RunnerOptions run;
   std::optional<int> repetitions;     // overrides the task's
   std::optional<int> ranks_per_host;  // overrides the task's
   std::optional<std::filesystem::path> work_dir;
   bool json = false;
   bool verbose = false;
-  ClusterAccess access;
   std::optional<int> hpc_nodes;          // --hpc-nodes: the HPC column
   std::vector<std::string> sbatch_args;  // --sbatch-arg
 };

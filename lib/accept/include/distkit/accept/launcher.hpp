@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <vector>
+
+#include "distkit/launch/options.hpp"
 
 namespace distkit::accept {
 
@@ -20,17 +21,6 @@ struct ClusterAccess {
   double connect_timeout_s = 10;
 };
 
-struct LaunchRequest {
-  std::filesystem::path hostfile;
-  int ranks_per_host = 1;
-  std::vector<std::string> command;
-  std::optional<std::string> cwd;
-  std::vector<std::string> env;  // KEY=VALUE
-  std::filesystem::path dir;     // local: logs, manifest, distlaunch.log
-  bool preflight = true;
-  double timeout_s = 0;  // 0 = none
-};
-
 struct LaunchOutcome {
   int exit_code = -1;
   std::string error;  // distlaunch refused or failed to start: its error line
@@ -39,7 +29,12 @@ struct LaunchOutcome {
   bool succeeded() const { return error.empty() && exit_code == 0; }
 };
 
-LaunchOutcome launch(const ClusterAccess& access, const LaunchRequest& request);
+// distlaunch's options for a job of distaccept's: `access`, and no stdin
+// for the ranks. The caller adds the job itself (hostfile, command, log_dir).
+launch::LaunchOptions launch_options(const ClusterAccess& access);
+
+// Runs the job; its log_dir (which must be set) gets distlaunch.log too.
+LaunchOutcome launch(const launch::LaunchOptions& options);
 
 // A local file's text, "" when absent or unreadable.
 std::string text_or_empty(const std::filesystem::path& path);

@@ -28,7 +28,6 @@ struct Tolerance {
 // every rank and its metrics must agree with the cluster's.
 struct ResumeStep {
   std::vector<std::string> command;
-  bool operator==(const ResumeStep&) const = default;
 };
 
 struct Task {
@@ -45,7 +44,6 @@ struct Task {
   std::vector<std::string> inputs;                          // hashed on every host, recorded
   std::optional<ResumeStep> resume;
   double timeout_s = 600;  // per run
-  bool operator==(const Task&) const = default;
 };
 
 // Parses task.json text. `subject` names the file in errors. Throws
