@@ -25,4 +25,8 @@ std::string json_string(std::string_view s);
 
 bool is_valid_utf8(std::string_view s);
 
+// `s` with every byte that is not part of a valid UTF-8 sequence replaced
+// by U+FFFD (the bytes the escapes above write as \ufffd).
+std::string valid_utf8(std::string_view s);
+
 }  // namespace distkit
