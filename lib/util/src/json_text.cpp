@@ -59,10 +59,6 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += json_string(s);
-}
-
 std::string json_string(std::string_view s) {
   // nlohmann::json escapes as json.dumps does with ensure_ascii: the short
   // escapes, other characters outside ' '..'~' as lower-case \uXXXX.
