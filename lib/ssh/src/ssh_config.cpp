@@ -21,8 +21,6 @@ namespace distkit::ssh {
 
 namespace {
 
-using detail::lower;
-
 // Splits a line into words; double quotes group, `Key=value` splits at '='.
 std::vector<std::string> tokenize(std::string_view line) {
   std::vector<std::string> words;
