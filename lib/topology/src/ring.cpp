@@ -134,9 +134,7 @@ int ring_width(const CountMatrix& c, const std::vector<int>& order) {
 }
 
 bool valid(const CountMatrix& c) {
-  for (const auto& row : c)
-    if (row.size() != c.size()) return false;
-  return true;
+  return std::all_of(c.begin(), c.end(), [&](const auto& row) { return row.size() == c.size(); });
 }
 
 }  // namespace
