@@ -2,8 +2,6 @@
 // checking and writing live in reader.cpp, validate.cpp and serialize.cpp.
 #include "distkit/hostfile/hostfile.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <system_error>
 
 #include "distkit/util/atomic_file.hpp"
@@ -32,12 +30,9 @@ Backend parse_backend(std::string_view name, std::string_view subject) {
   std::vector<std::string> names;
   for (const auto& [backend, known] : kBackends)
     if (!known.empty()) names.emplace_back(known);
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  throw UsageError(
-      std::string(subject), "unknown backend " + quote(name),
-      did_you_mean(lower, names, "use one of \"" + join(names, "\", \"") + "\" or \"\" (none)"));
+  throw UsageError(std::string(subject), "unknown backend " + quote(name),
+                   did_you_mean(lower(name), names,
+                                "use one of \"" + join(names, "\", \"") + "\" or \"\" (none)"));
 }
 
 Hostfile load(const std::filesystem::path& path) {

@@ -2,7 +2,11 @@
 // json.dump(obj, f, indent=4) does, so files written by distconfig and by
 // MLX's own tool diff cleanly: 4-space indentation, ", " never used (the
 // item separator is "," at line end), ": " after keys, empty lists as "[]",
-// ensure_ascii escaping, no trailing newline.
+// ensure_ascii escaping, no trailing newline. nlohmann::json's dump with
+// indent 4 and ensure_ascii writes exactly that; ordered_json keeps the keys
+// in the reference tool's order.
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <variant>
 
@@ -13,84 +17,39 @@ namespace distkit::hostfile {
 
 namespace {
 
-class Writer {
- public:
-  std::string take() { return std::move(out_); }
+// Not `json`: that is reader.cpp's nlohmann::json, in the same unity build.
+using OrderedJson = nlohmann::ordered_json;
 
-  void newline(int depth) {
-    out_ += '\n';
-    out_.append(static_cast<size_t>(depth) * 4, ' ');
-  }
-  void string(std::string_view s) { append_json_string(out_, s); }
-  void raw(std::string_view s) { out_ += s; }
-  void key(int depth, std::string_view k, bool first) {
-    if (!first) out_ += ',';
-    newline(depth);
-    string(k);
-    out_ += ": ";
-  }
-
-  // A list whose items are written by `item(index, depth)`.
-  template <typename F>
-  void list(size_t n, int depth, F&& item) {
-    if (n == 0) {
-      out_ += "[]";
-      return;
-    }
-    out_ += '[';
-    for (size_t i = 0; i < n; ++i) {
-      if (i) out_ += ',';
-      newline(depth + 1);
-      item(i, depth + 1);
-    }
-    newline(depth);
-    out_ += ']';
-  }
-
-  void string_list(const std::vector<std::string>& v, int depth) {
-    list(v.size(), depth, [&](size_t i, int) { string(v[i]); });
-  }
-
- private:
-  std::string out_;
-};
-
-void write_rdma_entry(Writer& w, const RdmaEntry& e, int depth) {
-  if (std::holds_alternative<std::monostate>(e)) {
-    w.raw("null");
-  } else if (const auto* name = std::get_if<std::string>(&e)) {
-    w.string(*name);
-  } else {
-    w.string_list(std::get<std::vector<std::string>>(e), depth);
-  }
+// Bytes that are not UTF-8 become U+FFFD, as json_string writes them.
+OrderedJson text(std::string_view s) {
+  return valid_utf8(s);
 }
 
-void write_host(Writer& w, const Host& h, int depth) {
-  w.raw("{");
-  w.key(depth + 1, "ssh", true);
-  w.string(h.ssh);
-  w.key(depth + 1, "ips", false);
-  w.string_list(h.ips, depth + 1);
-  w.key(depth + 1, "rdma", false);
-  w.list(h.rdma.size(), depth + 1, [&](size_t i, int d) { write_rdma_entry(w, h.rdma[i], d); });
-  w.newline(depth);
-  w.raw("}");
+OrderedJson texts(const std::vector<std::string>& v) {
+  auto out = OrderedJson::array();
+  for (const auto& s : v) out.push_back(text(s));
+  return out;
+}
+
+OrderedJson rdma_entry(const RdmaEntry& e) {
+  if (const auto* name = std::get_if<std::string>(&e)) return text(*name);
+  if (const auto* list = std::get_if<std::vector<std::string>>(&e)) return texts(*list);
+  return nullptr;
 }
 
 }  // namespace
 
 std::string serialize(const Hostfile& hf) {
-  Writer w;
-  w.raw("{");
-  w.key(1, "backend", true);
-  w.string(to_string(hf.backend.value_or(Backend::none)));
-  w.key(1, "envs", false);
-  w.string_list(hf.envs, 1);
-  w.key(1, "hosts", false);
-  w.list(hf.hosts.size(), 1, [&](size_t i, int d) { write_host(w, hf.hosts[i], d); });
-  w.newline(0);
-  w.raw("}");
-  return w.take();
+  auto hosts = OrderedJson::array();
+  for (const Host& h : hf.hosts) {
+    auto rdma = OrderedJson::array();
+    for (const auto& e : h.rdma) rdma.push_back(rdma_entry(e));
+    hosts.push_back({{"ssh", text(h.ssh)}, {"ips", texts(h.ips)}, {"rdma", rdma}});
+  }
+  OrderedJson doc = {{"backend", text(to_string(hf.backend.value_or(Backend::none)))},
+                     {"envs", texts(hf.envs)},
+                     {"hosts", hosts}};
+  return doc.dump(4, ' ', true);
 }
 
 }  // namespace distkit::hostfile

@@ -3,10 +3,8 @@
 // Each check throws the first problem it finds as one actionable line.
 #include <arpa/inet.h>
 
-#include <cstdlib>
 #include <map>
 #include <string>
-#include <utility>
 #include <variant>
 
 #include "distkit/hostfile/hostfile.hpp"

@@ -75,13 +75,6 @@ bool try_file(Attempt& a, const std::string& path) {
   return false;
 }
 
-std::vector<std::string> identity_files(const HostConfig& cfg) {
-  if (!cfg.identity_files.empty()) return cfg.identity_files;
-  const char* home = std::getenv("HOME");
-  std::string dir = std::string(home ? home : "") + "/.ssh/";
-  return {dir + "id_ed25519", dir + "id_ecdsa", dir + "id_rsa"};
-}
-
 }  // namespace
 
 void authenticate(LIBSSH2_SESSION* s, int sock, const HostConfig& cfg, const std::string& user,
@@ -100,7 +93,7 @@ void authenticate(LIBSSH2_SESSION* s, int sock, const HostConfig& cfg, const std
                                      user + " (it offers: " + offered +
                                      "); enable PubkeyAuthentication in its sshd_config");
   if (!cfg.identities_only && try_agent(a)) return;
-  for (const auto& f : identity_files(cfg))
+  for (const auto& f : cfg.identity_files)
     if (try_file(a, f)) return;
   throw ConnectFailure("auth", cfg.alias + ": authentication as " + user +
                                    " failed (tried: " + join(a.tried, ", ") +

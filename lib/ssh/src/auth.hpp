@@ -1,8 +1,8 @@
 // User authentication on a freshly handshaken libssh2 session, in the order
 // OpenSSH users expect: ssh-agent identities first (unless IdentitiesOnly),
-// then identity files (ssh_config's IdentityFile entries, else the default
-// ~/.ssh/id_ed25519, id_ecdsa, id_rsa: ed25519 first). Keys with a
-// passphrase are only usable through the agent.
+// then cfg.identity_files (ssh_config's IdentityFile entries; connect_all
+// puts the defaults there when there are none). Keys with a passphrase are
+// only usable through the agent.
 #pragma once
 
 #include <libssh2.h>

@@ -112,6 +112,9 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan
   so.known_hosts_files = hc.known_hosts_files;
   if (so.known_hosts_files.empty())
     so.known_hosts_files = {home() + "/.ssh/known_hosts", home() + "/.ssh/known_hosts2"};
+  if (hc.identity_files.empty())  // OpenSSH's defaults, ed25519 first
+    hc.identity_files = {home() + "/.ssh/id_ed25519", home() + "/.ssh/id_ecdsa",
+                         home() + "/.ssh/id_rsa"};
   std::string user = hc.user.value_or(plan.local_user);
   auto t0 = std::chrono::steady_clock::now();
   auto session = detail::SshSession::open(hc, user, so);

@@ -12,7 +12,7 @@ CommandResult SshExecutor::run(const std::string& command, const RunOptions& opt
   h.on_stdout = [&r](std::string_view s) { r.out.append(s); };
   h.on_stderr = [&r](std::string_view s) { r.err.append(s); };
   h.on_exit = [&r](const ExitInfo& e) { r.exit = e; };
-  auto cmd = session_->start(command, std::move(h), options.timeout, session_);
+  auto cmd = session_->start(command, std::move(h), options.timeout);
   if (!options.stdin_data.empty()) cmd->write_stdin(options.stdin_data);
   cmd->close_stdin();
   cmd->wait();
@@ -21,7 +21,7 @@ CommandResult SshExecutor::run(const std::string& command, const RunOptions& opt
 
 std::unique_ptr<RunningCommand> SshExecutor::start(const std::string& command,
                                                    StreamHandlers handlers) {
-  return session_->start(command, std::move(handlers), std::chrono::milliseconds(0), session_);
+  return session_->start(command, std::move(handlers), std::chrono::milliseconds(0));
 }
 
 SystemSshExecutor::SystemSshExecutor(std::string host, std::optional<std::string> ssh_config,

@@ -1,6 +1,6 @@
 // Driving a non-blocking libssh2 session synchronously until a deadline:
-// used while connecting (handshake, host key, authentication), before the
-// session's I/O thread takes over.
+// used while connecting (TCP connect, handshake, host key, authentication),
+// before the session's I/O thread takes over.
 #pragma once
 
 #include <libssh2.h>
@@ -15,6 +15,18 @@ namespace distkit::ssh::detail {
 
 using Clock = std::chrono::steady_clock;
 
+// poll() on `fd` for `events` until the deadline, again after EINTR: > 0
+// when ready, 0 when the deadline passed first, < 0 when poll failed.
+inline int poll_until(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return 0;
+    pollfd p{fd, events, 0};
+    int n = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
 // Waits until the socket is ready in the direction libssh2 is blocked on.
 // Returns false when the deadline passed first.
 inline bool wait_socket(LIBSSH2_SESSION* s, int sock, Clock::time_point deadline) {
@@ -24,14 +36,7 @@ inline bool wait_socket(LIBSSH2_SESSION* s, int sock, Clock::time_point deadline
   if (dirs & LIBSSH2_SESSION_BLOCK_OUTBOUND) events |= POLLOUT;
   if (events == 0) events = POLLIN;
   if (events & POLLIN) ack_now(sock);
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{sock, events, 0};
-    int n = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    return n > 0;
-  }
+  return poll_until(sock, events, deadline) > 0;
 }
 
 // Calls `op` until it stops returning LIBSSH2_ERROR_EAGAIN; returns its

@@ -8,7 +8,6 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -21,8 +20,6 @@
 namespace distkit::ssh {
 
 namespace {
-
-using detail::lower;
 
 // Splits a line into words; double quotes group, `Key=value` splits at '='.
 std::vector<std::string> tokenize(std::string_view line) {

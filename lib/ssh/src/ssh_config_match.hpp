@@ -2,8 +2,6 @@
 // reading a Match line into criteria, and deciding whether a block applies.
 #pragma once
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,12 +9,6 @@
 #include "distkit/ssh/ssh_config.hpp"
 
 namespace distkit::ssh::detail {
-
-// `s` in lower case: keywords and Match criteria are case-insensitive.
-inline std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 // The words after `Match` as criteria. Throws UsageError naming `where` for
 // an unknown criterion, a missing argument, or `all` combined with others.

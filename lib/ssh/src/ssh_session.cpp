@@ -548,11 +548,10 @@ std::shared_ptr<SshSession> SshSession::open(const HostConfig& cfg, const std::s
 }
 
 void SshSession::request_stop() {
-  if (core_) core_->request_stop();
+  core_->request_stop();
 }
 
 SshSession::~SshSession() {
-  if (!core_) return;
   core_->request_stop();
   if (std::this_thread::get_id() == thread_.get_id())
     thread_.detach();  // the thread owns core_
@@ -562,14 +561,13 @@ SshSession::~SshSession() {
 
 std::unique_ptr<RunningCommand> SshSession::start(const std::string& command,
                                                   StreamHandlers handlers,
-                                                  std::chrono::milliseconds timeout,
-                                                  const std::shared_ptr<SshSession>& self) {
+                                                  std::chrono::milliseconds timeout) {
   auto c = std::make_shared<Chan>();
   c->command = command;
   c->h = std::move(handlers);
   c->timeout = timeout;
   c->deadline = Clock::now() + timeout;
-  auto handle = std::make_unique<SshCommand>(self, core_, c);
+  auto handle = std::make_unique<SshCommand>(shared_from_this(), core_, c);
   core_->submit(c);
   return handle;
 }

@@ -27,7 +27,7 @@ struct SessionOptions {
 
 class SessionCore;
 
-class SshSession {
+class SshSession : public std::enable_shared_from_this<SshSession> {
  public:
   // Connects to cfg.host_name:port, verifies the host key, authenticates and
   // starts the I/O thread. Throws ConnectFailure.
@@ -43,8 +43,7 @@ class SshSession {
   // Queues `command` (run by the remote user's shell as
   // `exec /bin/sh -c '<command>'`). timeout 0: none.
   std::unique_ptr<RunningCommand> start(const std::string& command, StreamHandlers handlers,
-                                        std::chrono::milliseconds timeout,
-                                        const std::shared_ptr<SshSession>& self);
+                                        std::chrono::milliseconds timeout);
 
  private:
   SshSession() = default;

@@ -4,7 +4,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,13 +12,11 @@
 
 #include "connect_failure.hpp"
 #include "distkit/util/posix.hpp"
+#include "session_io.hpp"
 
 namespace distkit::ssh::detail {
 
 using namespace distkit::posix;  // set_cloexec_nonblock
-// At namespace scope, not in the anonymous namespace: session_io.hpp has
-// the same alias, and a unity build may put both in one translation unit.
-using Clock = std::chrono::steady_clock;
 namespace {
 
 std::string numeric_host(const sockaddr* sa, socklen_t len) {
@@ -41,18 +38,11 @@ void tune_socket(int fd) {
 int try_connect(int fd, const addrinfo* ai, Clock::time_point deadline) {
   if (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) return 0;
   if (errno != EINPROGRESS) return errno;
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) return ETIMEDOUT;
-    pollfd p{fd, POLLOUT, 0};
-    int n = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n == 0) return ETIMEDOUT;
-    int err = 0;
-    socklen_t len = sizeof err;
-    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    return err;
-  }
+  if (poll_until(fd, POLLOUT, deadline) == 0) return ETIMEDOUT;
+  int err = 0;
+  socklen_t len = sizeof err;
+  getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  return err;
 }
 
 }  // namespace

@@ -28,6 +28,13 @@ std::vector<std::string> devices_to(const Topology& t, int host, int peer, int w
   return out;
 }
 
+// `devices` as one rdma entry: null when empty, the name alone for one.
+hostfile::RdmaEntry rdma_entry(std::vector<std::string> devices) {
+  if (devices.empty()) return std::monostate{};
+  if (devices.size() == 1) return devices[0];
+  return devices;
+}
+
 }  // namespace
 
 hostfile::Hostfile ethernet_hostfile(const std::vector<probe::HostInfo>& infos,
@@ -43,13 +50,8 @@ hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::Ho
   const int n = int(infos.size());
   for (int i = 0; i < n; ++i) {
     hostfile::Host h{infos[size_t(i)].host, management_ips(infos[size_t(i)]), {}};
-    for (int j = 0; j < n; ++j) {
-      auto dev = i == j ? std::vector<std::string>{} : devices_to(t, i, j, 1);
-      if (dev.empty())
-        h.rdma.emplace_back(std::monostate{});
-      else
-        h.rdma.emplace_back(dev[0]);
-    }
+    for (int j = 0; j < n; ++j)
+      h.rdma.push_back(rdma_entry(i == j ? std::vector<std::string>{} : devices_to(t, i, j, 1)));
     hf.hosts.push_back(std::move(h));
   }
   return hf;
@@ -63,17 +65,10 @@ hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<prob
     int node = ring.order[i];
     int prev = ring.order[(i + n - 1) % n], next = ring.order[(i + 1) % n];
     hostfile::Host h{infos[size_t(node)].host, management_ips(infos[size_t(node)]), {}};
-    for (int other : ring.order) {
-      auto dev = (other == node || (other != prev && other != next))
-                     ? std::vector<std::string>{}
-                     : devices_to(t, node, other, ring.width);
-      if (dev.empty())
-        h.rdma.emplace_back(std::monostate{});
-      else if (dev.size() == 1)
-        h.rdma.emplace_back(dev[0]);
-      else
-        h.rdma.emplace_back(dev);
-    }
+    for (int other : ring.order)
+      h.rdma.push_back(rdma_entry((other == node || (other != prev && other != next))
+                                      ? std::vector<std::string>{}
+                                      : devices_to(t, node, other, ring.width)));
     hf.hosts.push_back(std::move(h));
   }
   return hf;

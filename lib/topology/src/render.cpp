@@ -76,11 +76,10 @@ std::string render_matrix(const Topology& t) {
     out += pad(t.hosts[i].name, w);
     for (size_t j = 0; j < t.hosts.size(); ++j) {
       std::string cell = i == j ? "-" : std::to_string(t.count[i][j]);
-      for (int l : t.links_between(int(i), int(j)))
-        if (!t.links[size_t(l)].symmetric() && i != j) {
-          cell += "*";
-          break;
-        }
+      const auto links = t.links_between(int(i), int(j));
+      if (i != j && std::any_of(links.begin(), links.end(),
+                                [&](int l) { return !t.links[size_t(l)].symmetric(); }))
+        cell += "*";
       out += "  " + pad(cell, w);
     }
     out += "\n";

@@ -134,9 +134,7 @@ int ring_width(const CountMatrix& c, const std::vector<int>& order) {
 }
 
 bool valid(const CountMatrix& c) {
-  for (const auto& row : c)
-    if (row.size() != c.size()) return false;
-  return true;
+  return std::all_of(c.begin(), c.end(), [&](const auto& row) { return row.size() == c.size(); });
 }
 
 }  // namespace
@@ -144,7 +142,6 @@ bool valid(const CountMatrix& c) {
 std::optional<Ring> find_ring(const CountMatrix& count, RingSearchStats* stats) {
   RingSearchStats local;
   RingSearchStats& st = stats ? *stats : local;
-  st.steps = 0;
   st.gave_up = false;
   const int n = int(count.size());
   if (n < 2 || n > 64 || !valid(count)) return std::nullopt;
@@ -166,7 +163,6 @@ std::optional<Ring> find_ring(const CountMatrix& count, RingSearchStats* stats) 
     s.budget = st.budget_left > 0 ? st.budget_left : kSearchBudget;
     Mask all = n == 64 ? ~Mask(0) : (Search::bit(n) - 1);
     bool ok = s.dfs(0, all & ~Search::bit(0));
-    st.steps += (st.budget_left > 0 ? st.budget_left : kSearchBudget) - std::max(s.budget, 0L);
     if (s.budget < 0) {
       st.gave_up = true;
       return std::nullopt;

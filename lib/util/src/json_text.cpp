@@ -2,9 +2,7 @@
 // (py_encode_basestring_ascii): ESCAPE_ASCII = ([\\"]|[^\ -~]).
 #include "distkit/util/json_text.hpp"
 
-#include <cstdint>
-#include <cstdio>
-#include <utility>
+#include <nlohmann/json.hpp>
 
 namespace distkit {
 
@@ -46,45 +44,25 @@ char32_t next_code_point(std::string_view s, size_t& i) {
   return cp;
 }
 
-void append_u_escape(std::string& out, unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\u%04x", v & 0xFFFFu);
-  out += buf;
-}
-
-void append_escaped(std::string& out, char32_t cp) {
-  // json.dumps' short escapes (ESCAPE_DCT); other characters outside ' '..'~': \uXXXX.
-  static constexpr std::pair<char32_t, const char*> kShortEscapes[] = {
-      {'"', "\\\""}, {'\\', "\\\\"}, {'\b', "\\b"}, {'\f', "\\f"},
-      {'\n', "\\n"}, {'\r', "\\r"},  {'\t', "\\t"}};
-  for (const auto& [c, escape] : kShortEscapes)
-    if (cp == c) {
-      out += escape;
-      return;
-    }
-  if (cp >= 0x20 && cp <= 0x7E) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x10000) {
-    append_u_escape(out, static_cast<unsigned>(cp));
-  } else {
-    unsigned v = static_cast<unsigned>(cp) - 0x10000;
-    append_u_escape(out, 0xD800 | (v >> 10));
-    append_u_escape(out, 0xDC00 | (v & 0x3FF));
-  }
-}
-
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (size_t i = 0; i < s.size();) append_escaped(out, next_code_point(s, i));
-  out += '"';
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const size_t start = i;
+    // An invalid byte is the only one-byte U+FFFD.
+    if (next_code_point(s, i) == kReplacement && i - start == 1)
+      out += "\xEF\xBF\xBD";
+    else
+      out += s.substr(start, i - start);
+  }
+  return out;
 }
 
 std::string json_string(std::string_view s) {
-  std::string out;
-  append_json_string(out, s);
-  return out;
+  // nlohmann::json escapes as json.dumps does with ensure_ascii: the short
+  // escapes, other characters outside ' '..'~' as lower-case \uXXXX.
+  return nlohmann::json(valid_utf8(s)).dump(-1, ' ', true);
 }
 
 std::string quote(std::string_view s) {
@@ -96,20 +74,13 @@ std::string quote(std::string_view s) {
     while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.remove_suffix(1);
     if (!s.empty() && static_cast<unsigned char>(s.back()) >= 0xC0) s.remove_suffix(1);
   }
-  std::string out;
-  append_json_string(out, s);
+  std::string out = json_string(s);
   if (cut) out.insert(out.size() - 1, "...");
   return out;
 }
 
 bool is_valid_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    size_t before = i;
-    char32_t cp = next_code_point(s, i);
-    if (cp == kReplacement && !(i - before == 3 && s.substr(before, 3) == "\xEF\xBF\xBD"))
-      return false;
-  }
-  return true;
+  return valid_utf8(s) == s;
 }
 
 }  // namespace distkit

@@ -16,18 +16,14 @@
 namespace distkit {
 namespace {
 
-std::string state_word(const HostProgress& h, std::string_view verb) {
-  if (h.state == HostState::working) return std::string(verb);
+// "probing", "failed: <detail>": a host's state and its detail, as the
+// board's rows and `lines` mode's lines show them.
+std::string state_text(const HostProgress& h, std::string_view verb) {
   // Indexed by HostState (declaration order in progress.hpp).
   constexpr const char* kWords[] = {"waiting", "connecting", "", "done", "failed"};
-  return kWords[static_cast<std::size_t>(h.state)];
-}
-
-// The one-line text `lines` mode prints for a state change.
-std::string progress_event_line(const HostProgress& host, std::string_view verb) {
-  std::string line = host.host + ": " + state_word(host, verb);
-  if (!host.detail.empty()) line += ": " + host.detail;
-  return line;
+  std::string text =
+      h.state == HostState::working ? std::string(verb) : kWords[static_cast<std::size_t>(h.state)];
+  return h.detail.empty() ? text : text + ": " + h.detail;
 }
 
 std::string clip(std::string s, std::size_t width) {
@@ -96,9 +92,8 @@ std::vector<std::string> render_progress(const std::vector<HostProgress>& hosts,
   for (const auto& h : hosts) name_width = std::max(name_width, h.host.size());
   for (const auto& h : hosts) {
     std::string text =
-        "  " + h.host + std::string(name_width - h.host.size() + 2, ' ') + state_word(h, verb);
-    if (!h.detail.empty()) text += ": " + h.detail;
-    text = clip(text, width);
+        clip("  " + h.host + std::string(name_width - h.host.size() + 2, ' ') + state_text(h, verb),
+             width);
     if (h.state == HostState::done) text = colorize(text, Color::green, color);
     if (h.state == HostState::failed) text = colorize(text, Color::red, color);
     lines.push_back(std::move(text));
@@ -132,7 +127,7 @@ void ProgressBoard::set(std::size_t index, HostState state, std::string_view det
   h.state = state;
   h.detail = std::string(detail);
   if (mode_ == ProgressMode::lines && !finished_) {
-    std::fprintf(out_, "%s\n", progress_event_line(h, verb_).c_str());
+    std::fprintf(out_, "%s: %s\n", h.host.c_str(), state_text(h, verb_).c_str());
     std::fflush(out_);
   }
 }

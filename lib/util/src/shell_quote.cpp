@@ -3,19 +3,13 @@
 // quoting Python's shlex.quote uses, which the reference tools rely on.
 #include "distkit/util/shell_quote.hpp"
 
+#include "distkit/util/strings.hpp"
+
 namespace distkit {
 
-namespace {
-bool is_safe(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
-}
-}  // namespace
-
 std::string shell_quote(std::string_view s) {
-  bool safe = !s.empty();
-  for (char c : s) safe = safe && is_safe(c);
-  if (safe) return std::string(s);
+  // Letters, digits and _ (is_word) and these are never special to a shell.
+  if (!s.empty() && is_word(s, "@%+=:,./-")) return std::string(s);
   std::string out = "'";
   for (char c : s) {
     if (c == '\'')

@@ -138,5 +138,4 @@ TEST_CASE("a search that runs out of steps says it gave up instead of claiming n
   RingSearchStats normal;
   CHECK(find_ring(cycle(6), &normal));
   CHECK_FALSE(normal.gave_up);
-  CHECK(normal.steps > 0);
 }

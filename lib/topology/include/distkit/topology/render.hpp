@@ -4,7 +4,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "distkit/topology/analysis.hpp"
 #include "distkit/topology/topology.hpp"

@@ -31,7 +31,6 @@ struct Ring {
 };
 
 struct RingSearchStats {
-  long steps = 0;        // search steps taken
   bool gave_up = false;  // the step budget ran out: no answer, not "no ring"
   long budget_left = 0;  // > 0: use this budget per width instead of the default
 };

@@ -10,19 +10,20 @@
 
 namespace distkit {
 
-// Appends `s` as a JSON string literal the way Python's json.dumps writes it
-// with ensure_ascii=True: \" \\ \b \f \n \r \t, every other character outside
+// `s` as a JSON string literal the way Python's json.dumps writes it with
+// ensure_ascii=True: \" \\ \b \f \n \r \t, every other character outside
 // ' '..'~' as \uXXXX (lower-case hex, surrogate pairs above U+FFFF). Bytes
 // that are not valid UTF-8 are written as \ufffd (never produced by parse()).
-void append_json_string(std::string& out, std::string_view s);
+std::string json_string(std::string_view s);
 
 // A JSON-quoted copy of `s` for error messages: always one line, cut to about
 // 60 characters with "..." so a huge value cannot flood the terminal.
 std::string quote(std::string_view s);
 
-// `s` as a Python json.dumps string literal (append_json_string's rules).
-std::string json_string(std::string_view s);
-
 bool is_valid_utf8(std::string_view s);
+
+// `s` with every byte that is not part of a valid UTF-8 sequence replaced
+// by U+FFFD (the bytes json_string writes as \ufffd).
+std::string valid_utf8(std::string_view s);
 
 }  // namespace distkit

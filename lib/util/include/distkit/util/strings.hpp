@@ -8,6 +8,8 @@
 namespace distkit {
 
 std::string_view trim(std::string_view s);
+// `s` in lower case (std::tolower): names matched case-insensitively.
+std::string lower(std::string_view s);
 // Splits on `sep`; keeps empty fields ("a,,b" -> {"a","","b"}).
 std::vector<std::string> split(std::string_view s, char sep);
 // Splits on runs of spaces and tabs; no empty words ("  a\tb " -> {"a","b"}).
