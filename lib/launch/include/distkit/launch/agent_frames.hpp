@@ -90,13 +90,6 @@ inline constexpr std::size_t max_header(Channel channel) {
 
 namespace detail {
 
-inline bool version_chars(std::string_view s) {
-  return !s.empty() && s.size() <= 40 &&
-         s.find_first_not_of(
-             "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-+_~") ==
-             std::string_view::npos;
-}
-
 // One field from `rest` (up to the next space, or all of it for the
 // rest-of-line fields); false when it is not what `f` holds.
 inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
@@ -124,7 +117,10 @@ inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
     }
     case Field::version:
       h.word = word;
-      return version_chars(word);
+      return !word.empty() && word.size() <= 40 &&
+             word.find_first_not_of(
+                 "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-+_~") ==
+                 std::string_view::npos;
     case Field::status:
       h.word = word;
       if (word.size() > 1 && word[0] == 's') return parse_digits(word.substr(1), 3).has_value();
@@ -156,10 +152,7 @@ inline std::optional<Header> parse_header(Channel channel, std::string_view line
   if (!spec) return std::nullopt;
   Header h;
   h.kind = spec->kind;
-  if (spec->first == Field::none) {
-    if (line.size() != 1) return std::nullopt;
-    return h;
-  }
+  if (spec->first == Field::none) return line.size() == 1 ? std::optional(h) : std::nullopt;
   if (line.size() < 3 || line[1] != ' ') return std::nullopt;
   std::string_view rest = line.substr(2);
   bool two = spec->second != Field::none;
