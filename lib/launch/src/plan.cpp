@@ -256,12 +256,10 @@ TerminalSize terminal_size(const char* columns, const char* lines,
     int v = static_cast<int>(parse_digits(t.substr(at), 9).value_or(0));
     return at && t[0] == '-' ? -v : v;
   };
+  const TerminalSize fallback = tty.value_or(TerminalSize{});
   TerminalSize size{number(columns), number(lines)};
-  if (size.columns <= 0 || size.lines <= 0) {
-    TerminalSize fallback = tty.value_or(TerminalSize{});
-    if (size.columns <= 0) size.columns = fallback.columns;
-    if (size.lines <= 0) size.lines = fallback.lines;
-  }
+  if (size.columns <= 0) size.columns = fallback.columns;
+  if (size.lines <= 0) size.lines = fallback.lines;
   return size;
 }
 
