@@ -46,7 +46,7 @@ void Transfers::run(FrameOp op) {
   // Latency-bound when every transfer is small: spin a little before
   // blocking (Config::spin). Larger steps are bandwidth-bound; spinning
   // there measured no better and burns CPU a peer on the same core needs.
-  constexpr size_t kLatencyBound = 64 * 1024;
+  constexpr size_t kLatencyBound = size_t{64} * 1024;
   bool small = true;
   for (int i = 0; i < ntransfers_; ++i) small = small && transfers_[i].bytes <= kLatencyBound;
   run_streams(c_.mesh, streams_, nstreams_, *this, op, c_.context,

@@ -188,7 +188,7 @@ std::unique_ptr<Group> Group::split(int color, int key) {
   mesh_->check_usable();
   std::vector<int32_t> mine{color, key}, all(2 * members_.size());
   if (size() > 1) {
-    std::memcpy(all.data() + 2 * rank_, mine.data(), 8);
+    std::memcpy(all.data() + 2 * static_cast<size_t>(rank_), mine.data(), 8);
     Comm c{*mesh_, members_, rank_, context_};
     ring_all_gather(c, bytes(all.data()), 2, DType::int32, FrameOp::split);
   } else {

@@ -74,6 +74,7 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& l
     missing += n;
   }
   std::vector<pollfd> fds;
+  fds.reserve(listeners.size());
   for (const auto& l : listeners) fds.push_back({l.get(), POLLIN, 0});
   while (missing > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
