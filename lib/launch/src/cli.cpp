@@ -64,9 +64,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
                "Do not read stdin (ranks see EOF; use when running in the background)");
   auto seconds_flag = [&app](const char* name, std::chrono::milliseconds& to, const char* help) {
     app.add_option_function<double>(
-        name,
-        [&to](double s) { to = std::chrono::milliseconds(static_cast<long long>(s * 1000.0)); },
-        help);
+        name, [&to](double s) { to = seconds_as_ms(s); }, help);
   };
   seconds_flag("--grace", o.grace, "Seconds between SIGTERM and SIGKILL (default 3)");
   seconds_flag("--timeout", o.timeout, "Stop the job after this many seconds");

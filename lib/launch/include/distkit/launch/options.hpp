@@ -11,6 +11,12 @@
 
 namespace distkit::launch {
 
+// A duration given in seconds, as the flags take them ("1.5"), as the
+// milliseconds LaunchOptions holds (truncated to the millisecond).
+inline std::chrono::milliseconds seconds_as_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
+
 struct TerminalSize {
   int columns = 0, lines = 0;
   bool operator==(const TerminalSize&) const = default;
