@@ -1,5 +1,5 @@
-// distbench --threads N: N ranks in one process on 127.0.0.1, with ports the
-// kernel hands out and a fresh random job secret.
+// distbench --threads N: N ranks in one process on 127.0.0.1, with free
+// ports and a fresh random job secret.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -10,26 +10,35 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
-#include "distkit/util/random.hpp"
 
 #include "distkit/bench/distbench.hpp"
+#include "distkit/util/posix.hpp"
+#include "distkit/util/random.hpp"
 
 namespace distkit::bench {
 
 namespace {
 
-uint16_t free_port() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw rt::Error(rt::ErrorCode::system, "socket: cannot create");
+// Ports for the ranks' listeners are picked below the kernel's ephemeral
+// range (Linux 32768-60999, macOS 49152-65535), in 20000-32000 like the
+// shell tests' free_port_block (tests/integration/ports_lib.sh). A port that
+// bind(0) hands out is free only until the probe closes it; before the rank
+// listens, any outgoing connection (another rank's, in this very process) may
+// take it as its local port. CI lost a run that way: "Address already in
+// use", and a rank whose connect met its own socket. The pick starts at a
+// random place, so parallel processes start apart.
+constexpr uint16_t first_port = 20000, port_span = 12000;
+
+// Binds a probe socket on 127.0.0.1:port; invalid if the port is taken.
+posix::Fd bind_probe(uint16_t port) {
+  posix::Fd fd(socket(AF_INET, SOCK_STREAM, 0));
+  if (!fd.valid()) throw rt::Error(rt::ErrorCode::system, "socket: cannot create");
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-            getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
-  close(fd);
-  if (!ok) throw rt::Error(rt::ErrorCode::system, "127.0.0.1: no free port");
-  return ntohs(a.sin_port);
+  a.sin_port = htons(port);
+  if (bind(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) fd.reset();
+  return fd;
 }
 
 }  // namespace
@@ -50,9 +59,22 @@ size_t parse_size(const std::string& text, const std::string& flag) {
 }
 
 std::vector<std::vector<rt::Endpoint>> loopback_endpoints(int ranks, int per_rank) {
+  uint16_t start = 0;
+  random_bytes(reinterpret_cast<unsigned char*>(&start), sizeof start);
+  // Every probe stays bound until all ports are picked: no two ranks share one.
+  std::vector<posix::Fd> held;
   std::vector<std::vector<rt::Endpoint>> eps(static_cast<size_t>(ranks));
+  uint16_t tried = 0;
   for (auto& e : eps)
-    for (int k = 0; k < per_rank; ++k) e.push_back({"127.0.0.1", free_port()});
+    while (static_cast<int>(e.size()) < per_rank) {
+      if (tried == port_span)
+        throw rt::Error(rt::ErrorCode::system, "127.0.0.1: no free port in 20000-32000");
+      auto port = static_cast<uint16_t>(first_port + (start + tried++) % port_span);
+      if (auto fd = bind_probe(port); fd.valid()) {
+        held.push_back(std::move(fd));
+        e.push_back({"127.0.0.1", port});
+      }
+    }
   return eps;
 }
 

@@ -1,6 +1,7 @@
 // distbench in-process with thread ranks over loopback: the nccl-tests table,
 // the JSON document, result checking and the exit status.
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "catch.hpp"
@@ -152,4 +153,23 @@ TEST_CASE("sizes take K, M and G suffixes and bad ones are refused", "[bench]") 
   }
   CHECK_THROWS(parse_size("", "-b"));
   CHECK_THROWS(parse_size("K", "-b"));
+}
+
+TEST_CASE("loopback endpoints are distinct ports below the ephemeral range", "[bench]") {
+  // An outgoing connection's local port comes from the ephemeral range
+  // (Linux 32768-60999); a listener's port picked there can be taken before
+  // the rank binds it, as CI once saw.
+  std::set<uint16_t> seen;
+  auto eps = loopback_endpoints(4, 3);
+  REQUIRE(eps.size() == 4);
+  for (const auto& rank : eps) {
+    REQUIRE(rank.size() == 3);
+    for (const auto& e : rank) {
+      CHECK(e.host == "127.0.0.1");
+      CHECK(e.port >= 20000);
+      CHECK(e.port < 32000);
+      seen.insert(e.port);
+    }
+  }
+  CHECK(seen.size() == 12);
 }

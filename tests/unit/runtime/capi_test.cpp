@@ -8,9 +8,9 @@
 #include "harness.hpp"
 
 TEST_CASE("the C API all-reduces across two ranks", "[runtime]") {
+  auto ports = distkit::rt::test::free_ports(2);
   std::ostringstream json;
-  json << "[[\"127.0.0.1:" << distkit::rt::test::free_port()
-       << "\"],[\"127.0.0.1:" << distkit::rt::test::free_port() << "\"]]";
+  json << "[[\"127.0.0.1:" << ports[0] << "\"],[\"127.0.0.1:" << ports[1] << "\"]]";
   std::string hf = json.str();
   int status[2] = {-1, -1}, sums[2] = {0, 0}, ranks[2] = {-1, -1};
   std::vector<std::thread> ts;

@@ -197,7 +197,9 @@ struct ProcessJob {
     chmod((dir + "/secret").c_str(), 0600);
     std::ostringstream hf;
     hf << "[";
-    for (int r = 0; r < n; ++r) hf << (r ? ", " : "") << "[\"127.0.0.1:" << free_port() << "\"]";
+    auto ports = free_ports(n);
+    for (int r = 0; r < n; ++r)
+      hf << (r ? ", " : "") << "[\"127.0.0.1:" << ports[static_cast<size_t>(r)] << "\"]";
     hf << "]";
     std::ofstream(dir + "/hostfile.json") << hf.str();
     for (int r = 0; r < n; ++r) pids.push_back(spawn(r, mode, count, timeout_ms));

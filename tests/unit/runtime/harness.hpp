@@ -17,9 +17,12 @@ namespace distkit::rt::test {
 
 using bench::loopback_endpoints;
 
-// One free 127.0.0.1 port (for a hostfile the test writes).
-inline uint16_t free_port() {
-  return loopback_endpoints(1)[0][0].port;
+// n distinct free 127.0.0.1 ports (for a hostfile the test writes), picked
+// together so that no two are the same.
+inline std::vector<uint16_t> free_ports(int n) {
+  std::vector<uint16_t> ports;
+  for (const auto& rank : loopback_endpoints(n)) ports.push_back(rank[0].port);
+  return ports;
 }
 
 inline Config base_config(int n, int per_rank = 1) {

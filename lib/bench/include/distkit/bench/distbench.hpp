@@ -53,8 +53,10 @@ size_t parse_size(const std::string& text, const std::string& flag);
 
 // N ranks of one group as threads of this process over loopback TCP: a
 // quick look at a single machine (--threads), and the runtime's tests.
-// `ranks` ranks' endpoints, `per_rank` each, on 127.0.0.1 ports the kernel
-// has just handed out. Throws rt::Error(system) when it cannot.
+// `ranks` ranks' endpoints, `per_rank` each, on distinct 127.0.0.1 ports in
+// 20000-32000 that were free a moment ago (below the ephemeral range, so no
+// outgoing connection takes one meanwhile). Throws rt::Error(system) when it
+// finds too few.
 std::vector<std::vector<rt::Endpoint>> loopback_endpoints(int ranks, int per_rank = 1);
 // Runs rank_main on one thread per rank of `base` (given `base` with its
 // rank set) and waits for all of them; what each rank threw (null: nothing).
