@@ -238,10 +238,7 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   rec.duration_s = out.duration_s;
   read_manifest(rec);
   if (rec.error.empty()) collect(c, rec, rec.hosts.front());
-  say(c, name + ": " +
-             (rec.succeeded()     ? "exit 0"
-              : rec.error.empty() ? "exit " + std::to_string(rec.exit_code)
-                                  : rec.error));
+  say(c, name + ": " + (rec.error.empty() ? "exit " + std::to_string(rec.exit_code) : rec.error));
   return rec;
 }
 
