@@ -66,9 +66,7 @@ Context load(const Task& task, const RunnerOptions& o) {
 // The cluster's hostfile with `host`'s entry alone, without its RDMA devices.
 hostfile::Hostfile one_host(const Context& c, const std::string& host) {
   hostfile::Hostfile one = c.cluster;
-  auto it = std::find_if(one.hosts.begin(), one.hosts.end(),
-                         [&](const hostfile::Host& h) { return h.ssh == host; });
-  one.hosts = {*it};
+  one.hosts = {*std::ranges::find(one.hosts, host, &hostfile::Host::ssh)};
   one.hosts.front().rdma.clear();
   return one;
 }
