@@ -56,27 +56,22 @@ void configure_cli(CLI::App& app, Flags& f, bench::Options& o) {
       "distbench: collective benchmarks (nccl-tests conventions) over the distkit runtime.\n"
       "Run one process per rank under distlaunch, or --threads N on one machine.");
   app.set_version_flag("--version", std::string("distbench ") + distkit::kVersion);
-  app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)")
-      ->capture_default_str();
-  app.add_option("-e,--maxbytes", f.e, "largest size")->capture_default_str();
-  app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows")
-      ->capture_default_str();
-  app.add_option("-n,--iters", o.iters, "timed iterations per size")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  // Each option up to -t shows its default in --help (--threads has none).
+  app.option_defaults()->always_capture_default();
+  app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)");
+  app.add_option("-e,--maxbytes", f.e, "largest size");
+  app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows");
+  app.add_option("-n,--iters", o.iters, "timed iterations per size")->check(CLI::NonNegativeNumber);
   app.add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations")
-      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column")
-      ->capture_default_str();
-  app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)")
-      ->capture_default_str();
-  app.add_option("-o,--op", f.op, "reduction: sum, prod, max, min")->capture_default_str();
-  app.add_option("-r,--root", o.root, "broadcast root")->capture_default_str();
+  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column");
+  app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)");
+  app.add_option("-o,--op", f.op, "reduction: sum, prod, max, min");
+  app.add_option("-r,--root", o.root, "broadcast root");
   app.add_option("-t,--test", f.tests,
                  "comma list of all_reduce, all_gather, reduce_scatter, broadcast, sendrecv, "
-                 "barrier, or all")
-      ->capture_default_str();
+                 "barrier, or all");
+  app.option_defaults()->always_capture_default(false);
   app.add_flag("--json", o.json, "one JSON document instead of the table");
   app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")
       ->check(CLI::Range(1, 64));

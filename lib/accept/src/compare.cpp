@@ -1,9 +1,9 @@
 // Metric comparison (contract in compare.hpp).
 #include "distkit/accept/compare.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 namespace distkit::accept {
@@ -17,22 +17,17 @@ MetricValue MetricValue::of(std::string s) {
 }
 
 std::string format_number(double d) {
-  char buf[40];
-  if (std::fabs(d) < 1e15 && d == std::trunc(d)) {
-    std::snprintf(buf, sizeof buf, "%.0f", d);
-    return buf;
-  }
+  if (std::fabs(d) < 1e15 && d == std::trunc(d)) return fmt::format("{:.0f}", d);
+  std::string text;
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
+    text = fmt::format("{:.{}g}", d, precision);
+    if (std::strtod(text.c_str(), nullptr) == d) break;
   }
-  return buf;
+  return text;
 }
 
 std::string format_short(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", d);
-  return buf;
+  return fmt::format("{:.3g}", d);
 }
 
 std::string describe_tolerance(const Tolerance& t) {

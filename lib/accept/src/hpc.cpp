@@ -138,16 +138,14 @@ int check_hpc(HpcOptions& o, int world) {
                      std::to_string(world) + " rank(s) do not divide among " +
                          std::to_string(o.nodes) + " node(s)",
                      "give a number of nodes that divides the cluster's ranks");
-  if (o.distlaunch.empty()) {
-    auto dir = executable_dir();
-    if (dir && std::filesystem::exists(*dir + "/distlaunch"))
-      o.distlaunch = *dir + "/distlaunch";
-    else if (auto found = find_on_path("distlaunch", path))
-      o.distlaunch = *found;
-    else
-      throw UsageError("--hpc-nodes", "no distlaunch beside distaccept or on PATH",
-                       "install distkit on the HPC's nodes and login node");
-  }
+  auto dir = executable_dir();
+  if (dir && std::filesystem::exists(*dir + "/distlaunch"))
+    o.distlaunch = *dir + "/distlaunch";
+  else if (auto found = find_on_path("distlaunch", path))
+    o.distlaunch = *found;
+  else
+    throw UsageError("--hpc-nodes", "no distlaunch beside distaccept or on PATH",
+                     "install distkit on the HPC's nodes and login node");
   return world / o.nodes;
 }
 

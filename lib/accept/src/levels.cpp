@@ -227,10 +227,6 @@ Level judge_deliverable(const Task& t, const Evidence& e) {
   return l;
 }
 
-void settle(Level& l) {
-  l.passed = std::all_of(l.checks.begin(), l.checks.end(), [](const Check& c) { return c.ok; });
-}
-
 Problem as_problem(const Check& c) {
   return {c.subject, c.kind, c.what, c.more, Severity::error, ExitCode::failure};
 }
@@ -243,7 +239,7 @@ Verdict judge(const Task& task, const Evidence& evidence) {
               judge_deliverable(task, evidence)};
   const int codes[3] = {kExitRuns, kExitReproducible, kExitDeliverable};
   for (size_t i = 0; i < v.levels.size(); ++i) {
-    settle(v.levels[i]);
+    v.levels[i].passed = std::ranges::all_of(v.levels[i].checks, &Check::ok);
     if (!v.levels[i].passed && v.exit_code == 0) v.exit_code = codes[i];
     if (v.levels[i].passed && v.exit_code == 0) v.reached = v.levels[i].name;
   }

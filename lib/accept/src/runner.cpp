@@ -66,9 +66,7 @@ Context load(const Task& task, const RunnerOptions& o) {
 // The cluster's hostfile with `host`'s entry alone, without its RDMA devices.
 hostfile::Hostfile one_host(const Context& c, const std::string& host) {
   hostfile::Hostfile one = c.cluster;
-  auto it = std::find_if(one.hosts.begin(), one.hosts.end(),
-                         [&](const hostfile::Host& h) { return h.ssh == host; });
-  one.hosts = {*it};
+  one.hosts = {*std::ranges::find(one.hosts, host, &hostfile::Host::ssh)};
   one.hosts.front().rdma.clear();
   return one;
 }
@@ -238,10 +236,7 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   rec.duration_s = out.duration_s;
   read_manifest(rec);
   if (rec.error.empty()) collect(c, rec, rec.hosts.front());
-  say(c, name + ": " +
-             (rec.succeeded()     ? "exit 0"
-              : rec.error.empty() ? "exit " + std::to_string(rec.exit_code)
-                                  : rec.error));
+  say(c, name + ": " + (rec.error.empty() ? "exit " + std::to_string(rec.exit_code) : rec.error));
   return rec;
 }
 

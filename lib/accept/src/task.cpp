@@ -28,9 +28,8 @@ struct Reader {
   // (one line, cut short) when one holds a newline, is not ASCII or is long.
   [[noreturn]] void fail(const std::string& path, const std::string& problem,
                          const std::string& remedy = "see TASK FILE in distaccept(1)") const {
-    const bool plain = path.size() <= 80 && std::all_of(path.begin(), path.end(), [](char c) {
-                         return c >= ' ' && c <= '~';
-                       });
+    const bool plain =
+        path.size() <= 80 && std::ranges::all_of(path, [](char c) { return c >= ' ' && c <= '~'; });
     throw UsageError(subject, (plain ? path : quote(path)) + ": " + problem, remedy);
   }
 

@@ -7,17 +7,12 @@
 
 namespace distkit::bench {
 
-namespace {
-size_t elem(const Options& o) {
-  return rt::dtype_size(o.dtype);
-}
-}  // namespace
-
 size_t Case::per_rank(size_t bytes) const {
   size_t n = static_cast<size_t>(g_.size());
-  if (t_ == Test::all_gather || t_ == Test::reduce_scatter) return bytes / elem(o_) / n;
+  if (t_ == Test::all_gather || t_ == Test::reduce_scatter)
+    return bytes / rt::dtype_size(o_.dtype) / n;
   if (t_ == Test::barrier) return 0;
-  return bytes / elem(o_);
+  return bytes / rt::dtype_size(o_.dtype);
 }
 
 size_t Case::count(size_t bytes) const {
@@ -27,7 +22,7 @@ size_t Case::count(size_t bytes) const {
 }
 
 size_t Case::reported_bytes(size_t bytes) const {
-  return count(bytes) * elem(o_);
+  return count(bytes) * rt::dtype_size(o_.dtype);
 }
 
 double Case::busbw_factor() const {
@@ -44,7 +39,7 @@ double Case::busbw_factor() const {
 }
 
 void Case::prepare(Buffers& b, size_t bytes) const {
-  size_t c = per_rank(bytes), e = elem(o_), n = static_cast<size_t>(g_.size());
+  size_t c = per_rank(bytes), e = rt::dtype_size(o_.dtype), n = static_cast<size_t>(g_.size());
   int r = g_.rank();
   size_t in_elems = t_ == Test::reduce_scatter ? c * n : c;
   size_t out_elems = t_ == Test::all_gather ? c * n : c;
@@ -66,7 +61,7 @@ void Case::prepare(Buffers& b, size_t bytes) const {
 }
 
 void Case::run(Buffers& b, size_t bytes, bool in_place) const {
-  size_t c = per_rank(bytes), e = elem(o_);
+  size_t c = per_rank(bytes), e = rt::dtype_size(o_.dtype);
   auto r = static_cast<size_t>(g_.rank());
   unsigned char* in = b.in.data();
   unsigned char* out = b.out.data();

@@ -199,9 +199,7 @@ LinkChecks plan_link_checks(const Options& o, const Gathered& g, const topology:
   if (hf_ring && has_ips) ring_hops(*hf, g, t, lc.hops);
   if (uses_jaccl(o, hf, g)) coordinator_hops(hf, g, lc.hops);
   // Hops from a host that was not probed (left out) cannot run.
-  lc.hops.erase(std::remove_if(lc.hops.begin(), lc.hops.end(),
-                               [&](const Hop& h) { return index_of(g, h.host) == g.infos.size(); }),
-                lc.hops.end());
+  std::erase_if(lc.hops, [&](const Hop& h) { return index_of(g, h.host) == g.infos.size(); });
   lc.by_host.resize(g.infos.size());
   lc.tb_ifaces.resize(g.infos.size());
   for (size_t i = 0; i < lc.hops.size(); ++i) lc.by_host[index_of(g, lc.hops[i].host)].push_back(i);

@@ -129,8 +129,7 @@ int readiness_report(const Options& o, Services& s, const std::vector<probe::Hos
   for (const auto& [name, why] : verdicts)
     if ((wanted.empty() ? name != "ethernet" : name == wanted) && why.empty()) ok = true;
   // A host that could not be probed (gather.hpp) is not ready either.
-  ok = ok && std::none_of(s.problems.begin(), s.problems.end(),
-                          [](const Problem& p) { return p.is_error(); });
+  ok = ok && std::ranges::none_of(s.problems, &Problem::is_error);
   report(s, verdict_problems(o, infos, t, a, wanted, ok));
   if (o.json) {
     json j;

@@ -43,10 +43,6 @@ bool parse_test(const std::string& name, Test& out);
 // otherwise. Throws rt::Error when the group fails.
 int run_distbench(const Options& opt, rt::Group& group, std::ostream& out);
 
-}  // namespace distkit::bench
-
-namespace distkit::bench {
-
 // "8", "64K", "128M", "1G" (powers of 1024) -> bytes. Throws
 // rt::Error(invalid_argument) naming the flag.
 size_t parse_size(const std::string& text, const std::string& flag);
