@@ -87,10 +87,17 @@ int main(int argc, char** argv) {
       [&] {
         try {
           bench::Options opt = to_options(f, o);
-          if (f.threads > 0) return bench::run_local_threads(opt, f.threads, std::cout);
+          // The root is checked before any rank prints, threads or not.
+          auto check_root = [&](int size) {
+            if (opt.root < 0 || opt.root >= size)
+              throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
+          };
+          if (f.threads > 0) {
+            check_root(f.threads);
+            return bench::run_local_threads(opt, f.threads, std::cout);
+          }
           auto group = rt::Group::from_environment();
-          if (opt.root < 0 || opt.root >= group->size())
-            throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
+          check_root(group->size());
           return bench::run_distbench(opt, *group, std::cout);
         } catch (const rt::Error& e) {
           // The runtime's errors (it links no distkit tool code) become the
