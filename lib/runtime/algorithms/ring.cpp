@@ -56,11 +56,10 @@ class RingPlan : public Plan {
 
   bool frame(int s, uint32_t k, unsigned char*& buf, size_t& len) override {
     const Info& in = info_[s];
-    size_t g =
-        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g = in.stripes.frame(s, k);
     int t = static_cast<int>(g / chunks_);
     size_t ch = g % chunks_;
-    if (in.send && t > 0 && !arrived(in.dir, g - chunks_)) return false;
+    if (in.send && t > 0 && !recv_[in.dir].done(streams_, g - chunks_)) return false;
     int k_seg = segment(in.dir, t, in.send);
     auto [b, e] = chunk_range(k_seg, in.dir, ch);
     len = (e - b) * elem_;
@@ -71,8 +70,7 @@ class RingPlan : public Plan {
 
   void received(int s, uint32_t k) override {
     const Info& in = info_[s];
-    size_t g =
-        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g = in.stripes.frame(s, k);
     int t = static_cast<int>(g / chunks_);
     if (t >= rs_steps_) return;
     auto [b, e] = chunk_range(segment(in.dir, t, false), in.dir, g % chunks_);
@@ -84,8 +82,7 @@ class RingPlan : public Plan {
   struct Info {
     int dir;
     bool send;
-    int stripe;
-    int nstripes;
+    Stripes stripes;  // the streams of this direction and side
   };
 
   // Segment sent (or received) at global step t in direction d.
@@ -106,32 +103,20 @@ class RingPlan : public Plan {
     return {hb + split_begin(hl, ch, chunks_), hb + split_begin(hl, ch + 1, chunks_)};
   }
 
-  // Has receive frame g of direction d landed?
-  bool arrived(int d, size_t g) const {
-    int first = recv_first_[d], ns = info_[first].nstripes;
-    const Stream& st = streams_[first + static_cast<int>(g % static_cast<size_t>(ns))];
-    return st.next > g / static_cast<size_t>(ns);
-  }
-
   void build_streams() {
     size_t total = static_cast<size_t>(steps_) * chunks_;
     for (int d = 0; d < dirs_; ++d) {
       int right = c_.wrap(r_ + 1), left = c_.wrap(r_ - 1);
       int to = d == 0 ? right : left, from = d == 0 ? left : right;
       add(d, true, to, total);
-      recv_first_[d] = nstreams_;
-      add(d, false, from, total);
+      recv_[d] = add(d, false, from, total);
     }
   }
 
-  void add(int d, bool send, int peer, size_t total) {
-    auto& link = c_.link(peer);
-    int ns = static_cast<int>(link.size());
-    for (int s = 0; s < ns; ++s) {
-      info_[nstreams_] = Info{d, send, s, ns};
-      streams_[nstreams_++] =
-          make_stream(link[static_cast<size_t>(s)], send, frames_on_stripe(total, s, ns));
-    }
+  Stripes add(int d, bool send, int peer, size_t total) {
+    Stripes st = add_striped(streams_, nstreams_, c_.link(peer), send, total);
+    std::fill(info_ + st.first, info_ + nstreams_, Info{d, send, st});
+    return st;
   }
 
   Comm& c_;
@@ -145,7 +130,7 @@ class RingPlan : public Plan {
   Stream streams_[64];
   Info info_[64];
   int nstreams_ = 0;
-  int recv_first_[2] = {0, 0};
+  Stripes recv_[2];  // each direction's receive streams
 };
 
 }  // namespace
