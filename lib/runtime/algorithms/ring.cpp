@@ -18,24 +18,13 @@ namespace distkit::rt {
 
 namespace {
 
-struct Segments {
-  size_t count;  // elements in the whole buffer
-  bool blocks;   // true: segment k = block k of count/size; false: even split
-  int n;
-  size_t begin(int k) const {
-    return blocks ? count / static_cast<size_t>(n) * static_cast<size_t>(k)
-                  : split_begin(count, static_cast<size_t>(k), static_cast<size_t>(n));
-  }
-  size_t end(int k) const { return begin(k + 1); }
-};
-
 class RingPlan : public Plan {
  public:
-  RingPlan(Comm& c, unsigned char* data, const Segments& seg, DType t, ReduceOp op, bool reduce,
+  RingPlan(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op, bool reduce,
            bool gather)
       : c_(c),
         data_(data),
-        seg_(seg),
+        count_(count),
         t_(t),
         op_(op),
         elem_(dtype_size(t)),
@@ -45,7 +34,7 @@ class RingPlan : public Plan {
         rs_steps_(reduce ? n_ - 1 : 0),
         steps_(rs_steps_ + (gather ? n_ - 1 : 0)) {
     size_t biggest = 0;
-    for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg.end(k) - seg.begin(k));
+    for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg_begin(k + 1) - seg_begin(k));
     size_t half = (biggest + static_cast<size_t>(dirs_) - 1) / static_cast<size_t>(dirs_);
     chunks_ = chunks_for(half * elem_, c.mesh.config().chunk_bytes);
     chunk_max_ = (half + chunks_ - 1) / chunks_ * elem_ + elem_;
@@ -85,6 +74,12 @@ class RingPlan : public Plan {
     Stripes stripes;  // the streams of this direction and side
   };
 
+  // First element of segment k: the buffer split as evenly as possible
+  // (exactly into blocks of `count` for reduce-scatter and all-gather).
+  size_t seg_begin(int k) const {
+    return split_begin(count_, static_cast<size_t>(k), static_cast<size_t>(n_));
+  }
+
   // Segment sent (or received) at global step t in direction d.
   int segment(int d, int t, bool send) const {
     int sign = d == 0 ? -1 : 1;
@@ -97,7 +92,7 @@ class RingPlan : public Plan {
   }
 
   std::pair<size_t, size_t> chunk_range(int k, int d, size_t ch) const {
-    size_t sb = seg_.begin(k), len = seg_.end(k) - sb;
+    size_t sb = seg_begin(k), len = seg_begin(k + 1) - sb;
     size_t hb = sb + split_begin(len, static_cast<size_t>(d), static_cast<size_t>(dirs_));
     size_t hl = sb + split_begin(len, static_cast<size_t>(d) + 1, static_cast<size_t>(dirs_)) - hb;
     return {hb + split_begin(hl, ch, chunks_), hb + split_begin(hl, ch + 1, chunks_)};
@@ -121,7 +116,7 @@ class RingPlan : public Plan {
 
   Comm& c_;
   unsigned char* data_;
-  Segments seg_;
+  size_t count_;  // elements in the whole buffer
   DType t_;
   ReduceOp op_;
   size_t elem_;
@@ -136,19 +131,17 @@ class RingPlan : public Plan {
 }  // namespace
 
 void ring_all_reduce(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, data, Segments{count, false, c.size()}, t, op, true, true);
+  RingPlan plan(c, data, count, t, op, true, true);
   plan.run(FrameOp::all_reduce);
 }
 
 void ring_reduce_scatter(Comm& c, unsigned char* work, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, work, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t, op,
-                true, false);
+  RingPlan plan(c, work, count * static_cast<size_t>(c.size()), t, op, true, false);
   plan.run(FrameOp::reduce_scatter);
 }
 
 void ring_all_gather(Comm& c, unsigned char* out, size_t count, DType t, FrameOp op) {
-  RingPlan plan(c, out, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t,
-                ReduceOp::sum, false, true);
+  RingPlan plan(c, out, count * static_cast<size_t>(c.size()), t, ReduceOp::sum, false, true);
   plan.run(op);
 }
 
