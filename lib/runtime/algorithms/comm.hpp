@@ -1,6 +1,6 @@
 // What an algorithm sees of a group: its size, its rank, the connections to
 // each member (by group rank) and the context stamped on every frame. Also
-// the chunking arithmetic every pipelined algorithm shares.
+// the chunking and striping arithmetic every pipelined algorithm shares.
 #pragma once
 
 #include <cstddef>
@@ -37,10 +37,31 @@ inline size_t chunks_for(size_t bytes, size_t chunk_bytes) {
   return bytes == 0 ? 1 : (bytes + chunk_bytes - 1) / chunk_bytes;
 }
 
-// Frames of a striped stream: frames g = stripe, stripe+S, ... below total.
-inline uint32_t frames_on_stripe(size_t total, int stripe, int stripes) {
-  if (static_cast<size_t>(stripe) >= total) return 0;
-  return static_cast<uint32_t>((total - static_cast<size_t>(stripe) + stripes - 1) / stripes);
+// Streams first..first+n-1 of a plan: one per connection of a link, the
+// one on stripe s moving frames g = s, s+n, ... of a transfer.
+struct Stripes {
+  int first = 0, n = 0;
+  // The transfer's frame number of frame k of stream s.
+  size_t frame(int s, uint32_t k) const {
+    return static_cast<size_t>(s - first) + static_cast<size_t>(k) * static_cast<size_t>(n);
+  }
+  // Has frame g fully moved?
+  bool done(const Stream* streams, size_t g) const {
+    auto ns = static_cast<size_t>(n);
+    return streams[first + static_cast<int>(g % ns)].next > g / ns;
+  }
+};
+
+// Appends the streams of a `total`-frame transfer striped over `link` to
+// streams[count..].
+inline Stripes add_striped(Stream* streams, int& count, std::vector<Conn>& link, bool is_send,
+                           size_t total) {
+  Stripes st{count, static_cast<int>(link.size())};
+  for (size_t s = 0, ns = link.size(); s < ns; ++s) {
+    uint32_t frames = s >= total ? 0 : static_cast<uint32_t>((total - s + ns - 1) / ns);
+    streams[count++] = Stream{&link[s], is_send, frames};
+  }
+  return st;
 }
 
 // The collectives (algorithms/*.cpp). Buffers are already validated.

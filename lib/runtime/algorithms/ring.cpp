@@ -18,24 +18,13 @@ namespace distkit::rt {
 
 namespace {
 
-struct Segments {
-  size_t count;  // elements in the whole buffer
-  bool blocks;   // true: segment k = block k of count/size; false: even split
-  int n;
-  size_t begin(int k) const {
-    return blocks ? count / static_cast<size_t>(n) * static_cast<size_t>(k)
-                  : split_begin(count, static_cast<size_t>(k), static_cast<size_t>(n));
-  }
-  size_t end(int k) const { return begin(k + 1); }
-};
-
 class RingPlan : public Plan {
  public:
-  RingPlan(Comm& c, unsigned char* data, const Segments& seg, DType t, ReduceOp op, bool reduce,
+  RingPlan(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op, bool reduce,
            bool gather)
       : c_(c),
         data_(data),
-        seg_(seg),
+        count_(count),
         t_(t),
         op_(op),
         elem_(dtype_size(t)),
@@ -45,7 +34,7 @@ class RingPlan : public Plan {
         rs_steps_(reduce ? n_ - 1 : 0),
         steps_(rs_steps_ + (gather ? n_ - 1 : 0)) {
     size_t biggest = 0;
-    for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg.end(k) - seg.begin(k));
+    for (int k = 0; k < n_; ++k) biggest = std::max(biggest, seg_begin(k + 1) - seg_begin(k));
     size_t half = (biggest + static_cast<size_t>(dirs_) - 1) / static_cast<size_t>(dirs_);
     chunks_ = chunks_for(half * elem_, c.mesh.config().chunk_bytes);
     chunk_max_ = (half + chunks_ - 1) / chunks_ * elem_ + elem_;
@@ -56,11 +45,10 @@ class RingPlan : public Plan {
 
   bool frame(int s, uint32_t k, unsigned char*& buf, size_t& len) override {
     const Info& in = info_[s];
-    size_t g =
-        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g = in.stripes.frame(s, k);
     int t = static_cast<int>(g / chunks_);
     size_t ch = g % chunks_;
-    if (in.send && t > 0 && !arrived(in.dir, g - chunks_)) return false;
+    if (in.send && t > 0 && !recv_[in.dir].done(streams_, g - chunks_)) return false;
     int k_seg = segment(in.dir, t, in.send);
     auto [b, e] = chunk_range(k_seg, in.dir, ch);
     len = (e - b) * elem_;
@@ -71,8 +59,7 @@ class RingPlan : public Plan {
 
   void received(int s, uint32_t k) override {
     const Info& in = info_[s];
-    size_t g =
-        static_cast<size_t>(in.stripe) + static_cast<size_t>(k) * static_cast<size_t>(in.nstripes);
+    size_t g = in.stripes.frame(s, k);
     int t = static_cast<int>(g / chunks_);
     if (t >= rs_steps_) return;
     auto [b, e] = chunk_range(segment(in.dir, t, false), in.dir, g % chunks_);
@@ -84,9 +71,14 @@ class RingPlan : public Plan {
   struct Info {
     int dir;
     bool send;
-    int stripe;
-    int nstripes;
+    Stripes stripes;  // the streams of this direction and side
   };
+
+  // First element of segment k: the buffer split as evenly as possible
+  // (exactly into blocks of `count` for reduce-scatter and all-gather).
+  size_t seg_begin(int k) const {
+    return split_begin(count_, static_cast<size_t>(k), static_cast<size_t>(n_));
+  }
 
   // Segment sent (or received) at global step t in direction d.
   int segment(int d, int t, bool send) const {
@@ -100,17 +92,10 @@ class RingPlan : public Plan {
   }
 
   std::pair<size_t, size_t> chunk_range(int k, int d, size_t ch) const {
-    size_t sb = seg_.begin(k), len = seg_.end(k) - sb;
+    size_t sb = seg_begin(k), len = seg_begin(k + 1) - sb;
     size_t hb = sb + split_begin(len, static_cast<size_t>(d), static_cast<size_t>(dirs_));
     size_t hl = sb + split_begin(len, static_cast<size_t>(d) + 1, static_cast<size_t>(dirs_)) - hb;
     return {hb + split_begin(hl, ch, chunks_), hb + split_begin(hl, ch + 1, chunks_)};
-  }
-
-  // Has receive frame g of direction d landed?
-  bool arrived(int d, size_t g) const {
-    int first = recv_first_[d], ns = info_[first].nstripes;
-    const Stream& st = streams_[first + static_cast<int>(g % static_cast<size_t>(ns))];
-    return st.next > g / static_cast<size_t>(ns);
   }
 
   void build_streams() {
@@ -119,24 +104,19 @@ class RingPlan : public Plan {
       int right = c_.wrap(r_ + 1), left = c_.wrap(r_ - 1);
       int to = d == 0 ? right : left, from = d == 0 ? left : right;
       add(d, true, to, total);
-      recv_first_[d] = nstreams_;
-      add(d, false, from, total);
+      recv_[d] = add(d, false, from, total);
     }
   }
 
-  void add(int d, bool send, int peer, size_t total) {
-    auto& link = c_.link(peer);
-    int ns = static_cast<int>(link.size());
-    for (int s = 0; s < ns; ++s) {
-      info_[nstreams_] = Info{d, send, s, ns};
-      streams_[nstreams_++] =
-          make_stream(link[static_cast<size_t>(s)], send, frames_on_stripe(total, s, ns));
-    }
+  Stripes add(int d, bool send, int peer, size_t total) {
+    Stripes st = add_striped(streams_, nstreams_, c_.link(peer), send, total);
+    std::fill(info_ + st.first, info_ + nstreams_, Info{d, send, st});
+    return st;
   }
 
   Comm& c_;
   unsigned char* data_;
-  Segments seg_;
+  size_t count_;  // elements in the whole buffer
   DType t_;
   ReduceOp op_;
   size_t elem_;
@@ -145,25 +125,23 @@ class RingPlan : public Plan {
   Stream streams_[64];
   Info info_[64];
   int nstreams_ = 0;
-  int recv_first_[2] = {0, 0};
+  Stripes recv_[2];  // each direction's receive streams
 };
 
 }  // namespace
 
 void ring_all_reduce(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, data, Segments{count, false, c.size()}, t, op, true, true);
+  RingPlan plan(c, data, count, t, op, true, true);
   plan.run(FrameOp::all_reduce);
 }
 
 void ring_reduce_scatter(Comm& c, unsigned char* work, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, work, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t, op,
-                true, false);
+  RingPlan plan(c, work, count * static_cast<size_t>(c.size()), t, op, true, false);
   plan.run(FrameOp::reduce_scatter);
 }
 
 void ring_all_gather(Comm& c, unsigned char* out, size_t count, DType t, FrameOp op) {
-  RingPlan plan(c, out, Segments{count * static_cast<size_t>(c.size()), true, c.size()}, t,
-                ReduceOp::sum, false, true);
+  RingPlan plan(c, out, count * static_cast<size_t>(c.size()), t, ReduceOp::sum, false, true);
   plan.run(op);
 }
 

@@ -7,17 +7,6 @@
 
 namespace distkit::rt {
 
-namespace {
-
-void exchange(Comm& c, int peer, unsigned char* data, unsigned char* scratch, size_t bytes) {
-  Transfers x(c);
-  x.send(peer, data, bytes);
-  x.recv(peer, scratch, bytes);
-  x.run(FrameOp::all_reduce);
-}
-
-}  // namespace
-
 void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, DType t,
                                    ReduceOp op) {
   int n = c.size(), r = c.rank;
@@ -45,7 +34,10 @@ void recursive_doubling_all_reduce(Comm& c, unsigned char* data, size_t count, D
     for (int mask = 1; mask < p; mask <<= 1) {
       int pv = vr ^ mask;
       int peer = pv < extra ? pv * 2 + 1 : pv + extra;
-      exchange(c, peer, data, scratch, bytes);
+      Transfers x(c);
+      x.send(peer, data, bytes);
+      x.recv(peer, scratch, bytes);
+      x.run(FrameOp::all_reduce);
       reduce_into(data, scratch, count, t, op);
     }
   }

@@ -1,6 +1,8 @@
 // Chunked, striped whole-buffer transfers (see transfers.hpp).
 #include "algorithms/transfers.hpp"
 
+#include <algorithm>
+
 namespace distkit::rt {
 
 int Transfers::send(int peer, const unsigned char* buf, size_t bytes, int gate) {
@@ -16,26 +18,17 @@ int Transfers::add(int peer, unsigned char* buf, size_t bytes, bool is_send, int
   int ns = static_cast<int>(link.size());
   if (ntransfers_ >= 16 || nstreams_ + ns > 64)
     throw Error(ErrorCode::system, "internal error: too many transfers in one step");
-  Transfer t{buf, bytes, chunks_for(bytes, c_.mesh.config().chunk_bytes), gate, nstreams_, ns};
-  for (int s = 0; s < ns; ++s) {
-    owner_[nstreams_] = ntransfers_;
-    streams_[nstreams_++] =
-        make_stream(link[static_cast<size_t>(s)], is_send, frames_on_stripe(t.chunks, s, ns));
-  }
+  Transfer t{buf, bytes, chunks_for(bytes, c_.mesh.config().chunk_bytes), gate, {}};
+  t.stripes = add_striped(streams_, nstreams_, link, is_send, t.chunks);
+  std::fill(owner_ + t.stripes.first, owner_ + nstreams_, ntransfers_);
   transfers_[ntransfers_] = t;
   return ntransfers_++;
 }
 
-bool Transfers::chunk_arrived(const Transfer& t, size_t g) const {
-  auto ns = static_cast<size_t>(t.nstripes);
-  return streams_[t.first_stream + static_cast<int>(g % ns)].next > g / ns;
-}
-
 bool Transfers::frame(int s, uint32_t k, unsigned char*& buf, size_t& len) {
   const Transfer& t = transfers_[owner_[s]];
-  size_t g = static_cast<size_t>(s - t.first_stream) +
-             static_cast<size_t>(k) * static_cast<size_t>(t.nstripes);
-  if (t.gate >= 0 && !chunk_arrived(transfers_[t.gate], g)) return false;
+  size_t g = t.stripes.frame(s, k);
+  if (t.gate >= 0 && !transfers_[t.gate].stripes.done(streams_, g)) return false;
   size_t b = split_begin(t.bytes, g, t.chunks), e = split_begin(t.bytes, g + 1, t.chunks);
   buf = t.buf + b;
   len = e - b;

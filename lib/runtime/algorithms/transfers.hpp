@@ -23,10 +23,10 @@ class Transfers : public Plan {
   struct Transfer {
     unsigned char* buf;
     size_t bytes, chunks;
-    int gate, first_stream, nstripes;
+    int gate;
+    Stripes stripes;
   };
   int add(int peer, unsigned char* buf, size_t bytes, bool is_send, int gate);
-  bool chunk_arrived(const Transfer& t, size_t g) const;
 
   Comm& c_;
   Transfer transfers_[16];

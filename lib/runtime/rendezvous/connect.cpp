@@ -64,13 +64,13 @@ void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
 
 void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& listeners,
                   Clock::time_point deadline) {
-  // Stripes arrive in any order; slot them by the stripe index they claim.
-  // Until the mesh takes them, the slots own them (closed if we throw).
-  std::vector<std::vector<posix::Fd>> slots(static_cast<size_t>(cfg.size()));
+  // Stripes arrive in any order: the mesh gets every expected connection
+  // unset (fd -1) and each is set by the stripe index it claims (the mesh
+  // closes them if we throw).
   int missing = 0;
   for (int p = cfg.rank + 1; p < cfg.size(); ++p) {
     int n = stripes_between(cfg, cfg.rank, p);
-    slots[static_cast<size_t>(p)].resize(static_cast<size_t>(n));
+    mesh.stripes(p).assign(static_cast<size_t>(n), Conn{-1, p, 0, 0, false});
     missing += n;
   }
   std::vector<pollfd> fds;
@@ -93,10 +93,9 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& l
       auto hs_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(5));
       std::string bad =
           server_handshake(fd.get(), cfg.secret, cfg.size(), cfg.rank, who, hs_deadline);
-      if (bad.empty() &&
-          (who.rank <= cfg.rank || who.rank >= cfg.size() ||
-           who.stripe >= static_cast<int>(slots[static_cast<size_t>(who.rank)].size()) ||
-           slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)].valid()))
+      if (bad.empty() && (who.rank <= cfg.rank || who.rank >= cfg.size() ||
+                          who.stripe >= static_cast<int>(mesh.stripes(who.rank).size()) ||
+                          mesh.stripes(who.rank)[static_cast<size_t>(who.stripe)].fd >= 0))
         bad =
             "unexpected rank/stripe " + std::to_string(who.rank) + "/" + std::to_string(who.stripe);
       if (!bad.empty()) {
@@ -104,15 +103,11 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& l
                      from.c_str(), bad.c_str());
         continue;
       }
-      slots[static_cast<size_t>(who.rank)][static_cast<size_t>(who.stripe)] = std::move(fd);
+      tune_socket(fd.get());
+      mesh.stripes(who.rank)[static_cast<size_t>(who.stripe)].fd = fd.release();
       --missing;
     }
   }
-  for (int p = cfg.rank + 1; p < cfg.size(); ++p)
-    for (auto& fd : slots[static_cast<size_t>(p)]) {
-      tune_socket(fd.get());
-      mesh.stripes(p).push_back(Conn{fd.release(), p, 0, 0, false});
-    }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "distkit/util/random.hpp"
 
 #include "rendezvous/hmac.hpp"
+#include "transport/frame.hpp"
 
 namespace distkit::rt {
 
@@ -12,13 +13,6 @@ namespace {
 
 constexpr size_t kHelloSize = 4 + 4 + 4 + 4 + 32;
 constexpr size_t kReplySize = 4 + 32 + 32;
-
-void put32(unsigned char* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
-}
-uint32_t get32(const unsigned char* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
 
 Mac mac_for(const std::string& key, const char* label, const unsigned char* hello,
             const unsigned char* nonce_s) {
@@ -34,15 +28,15 @@ std::string client_handshake(int fd, const std::string& key, int world, int my_r
                              int stripe, Clock::time_point deadline) {
   unsigned char hello[kHelloSize];
   std::memcpy(hello, "DKH1", 4);
-  put32(hello + 4, static_cast<uint32_t>(world));
-  put32(hello + 8, static_cast<uint32_t>(my_rank));
-  put32(hello + 12, static_cast<uint32_t>(stripe));
+  put_le(hello + 4, static_cast<uint32_t>(world), 4);
+  put_le(hello + 8, static_cast<uint32_t>(my_rank), 4);
+  put_le(hello + 12, static_cast<uint32_t>(stripe), 4);
   random_bytes(hello + 16, 32);
   if (auto e = write_exact(fd, hello, sizeof hello, deadline); !e.empty()) return e;
   unsigned char reply[kReplySize];
   if (auto e = read_exact(fd, reply, sizeof reply, deadline); !e.empty())
     return e == "connection closed" ? "peer closed the connection (authentication refused?)" : e;
-  if (get32(reply) != static_cast<uint32_t>(peer_rank)) return "answered by the wrong rank";
+  if (get_le(reply, 4) != static_cast<uint32_t>(peer_rank)) return "answered by the wrong rank";
   Mac theirs;
   std::memcpy(theirs.data(), reply + 36, 32);
   if (!mac_equal(theirs, mac_for(key, "distkit-server", hello, reply + 4)))
@@ -61,11 +55,12 @@ std::string server_handshake(int fd, const std::string& key, int world, int my_r
   if (auto e = read_exact(fd, hello, sizeof hello, deadline); !e.empty())
     return "no valid hello (" + e + ")";
   if (std::memcmp(hello, "DKH1", 4) != 0) return "not a distkit peer (bad hello)";
-  if (get32(hello + 4) != static_cast<uint32_t>(world)) return "peer is in a job of another size";
-  who.rank = static_cast<int>(get32(hello + 8) & 0x7fffffff);
-  who.stripe = static_cast<int>(get32(hello + 12) & 0x7fffffff);
+  if (get_le(hello + 4, 4) != static_cast<uint32_t>(world))
+    return "peer is in a job of another size";
+  who.rank = static_cast<int>(get_le(hello + 8, 4) & 0x7fffffff);
+  who.stripe = static_cast<int>(get_le(hello + 12, 4) & 0x7fffffff);
   unsigned char reply[kReplySize];
-  put32(reply, static_cast<uint32_t>(my_rank));
+  put_le(reply, static_cast<uint32_t>(my_rank), 4);
   random_bytes(reply + 4, 32);
   Mac mine = mac_for(key, "distkit-server", hello, reply + 4);
   std::memcpy(reply + 36, mine.data(), 32);

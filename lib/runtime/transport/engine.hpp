@@ -52,12 +52,4 @@ class Plan {
 void run_streams(Mesh& mesh, Stream* streams, int n, Plan& plan, FrameOp op, uint32_t context,
                  std::chrono::microseconds spin = std::chrono::microseconds(0));
 
-inline Stream make_stream(Conn& c, bool is_send, uint32_t count) {
-  Stream s;
-  s.conn = &c;
-  s.is_send = is_send;
-  s.count = count;
-  return s;
-}
-
 }  // namespace distkit::rt

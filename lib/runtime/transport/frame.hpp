@@ -38,6 +38,17 @@ struct FrameHeader {
 
 using FrameBytes = std::array<unsigned char, kFrameHeaderSize>;
 
+// n-byte little-endian integers: every field on the wire (frames and the
+// connection handshake).
+inline void put_le(unsigned char* p, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+inline uint64_t get_le(const unsigned char* p, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
 FrameBytes encode_frame(const FrameHeader& h) noexcept;
 
 // Decodes and checks a header against what the receiver expects. Returns an

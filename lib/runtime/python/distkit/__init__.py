@@ -125,21 +125,15 @@ def _check(code):
 
 def dtype_size(dtype):
     """Bytes per element of a dtype name ("float32", ...)."""
-    return _library().distkit_dtype_size(_dtype_index(dtype))
+    return _library().distkit_dtype_size(_index(DTYPES, dtype, "dtype"))
 
 
-def _dtype_index(dtype):
+def _index(names, name, what):
+    """Position of `name` in DTYPES or OPS (`what`: "dtype" or "op")."""
     try:
-        return DTYPES.index(dtype)
+        return names.index(name)
     except ValueError:
-        raise ValueError("unknown dtype %r; use one of %s" % (dtype, ", ".join(DTYPES))) from None
-
-
-def _op_index(op):
-    try:
-        return OPS.index(op)
-    except ValueError:
-        raise ValueError("unknown op %r; use one of %s" % (op, ", ".join(OPS))) from None
+        raise ValueError("unknown %s %r; use one of %s" % (what, name, ", ".join(names))) from None
 
 
 class _Buffer:
@@ -200,7 +194,8 @@ class Group:
         if dst.nbytes != src.nbytes:
             raise ValueError("out has %d bytes, data %d" % (dst.nbytes, src.nbytes))
         _check(_library().distkit_all_reduce(self._h(), src.address, dst.address, src.count,
-                                             _dtype_index(src.dtype), _op_index(op)))
+                                             _index(DTYPES, src.dtype, "dtype"),
+                                             _index(OPS, op, "op")))
         return data if out is None else out
 
     def all_gather(self, data, out=None, dtype=None):
@@ -214,7 +209,7 @@ class Group:
             raise ValueError("out has %d bytes; all_gather needs size * %d"
                              % (dst.nbytes, src.nbytes))
         _check(_library().distkit_all_gather(self._h(), src.address, dst.address, src.count,
-                                             _dtype_index(src.dtype)))
+                                             _index(DTYPES, src.dtype, "dtype")))
         return out
 
     def reduce_scatter(self, data, out=None, op="sum", dtype=None):
@@ -231,15 +226,15 @@ class Group:
             raise ValueError("out has %d bytes; reduce_scatter needs %d"
                              % (dst.nbytes, src.nbytes // n))
         _check(_library().distkit_reduce_scatter(self._h(), src.address, dst.address,
-                                                 dst.count, _dtype_index(src.dtype),
-                                                 _op_index(op)))
+                                                 dst.count, _index(DTYPES, src.dtype, "dtype"),
+                                                 _index(OPS, op, "op")))
         return out
 
     def broadcast(self, data, root=0, dtype=None):
         """Copies root's `data` into every rank's `data` (in place)."""
         buf = _Buffer(data, dtype, writable=True)
         _check(_library().distkit_broadcast(self._h(), buf.address, buf.count,
-                                            _dtype_index(buf.dtype), root))
+                                            _index(DTYPES, buf.dtype, "dtype"), root))
         return data
 
     def send(self, data, dst):
