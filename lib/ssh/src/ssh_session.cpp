@@ -221,7 +221,7 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   if (rc != 0)
     throw ConnectFailure("protocol", alias + ": SSH handshake with " + cfg.host_name + " failed: " +
                                          last_error(s_) + "; check that it runs an SSH server");
-  known.verify(s_, alias, cfg.host_name, port, {o.known_hosts_files, o.strict_host_key_checking});
+  known.verify(s_, alias, cfg.host_name, port, o.strict_host_key_checking);
   authenticate(s_, sock_, cfg, user, deadline);
   libssh2_keepalive_config(s_, 1, static_cast<unsigned>(keepalive_.count() / 1000));
 }
