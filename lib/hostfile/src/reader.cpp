@@ -119,20 +119,15 @@ json parse_json(std::string_view text, std::string_view src) {
 }
 
 std::string found(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::array:
-      return "a list";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::boolean:
-      return "true/false";
-    default:
-      return "a number";
-  }
+  static const std::pair<json::value_t, const char*> kinds[] = {
+      {json::value_t::null, "null"},
+      {json::value_t::object, "an object"},
+      {json::value_t::array, "a list"},
+      {json::value_t::string, "a string"},
+      {json::value_t::boolean, "true/false"}};
+  for (const auto& [type, text] : kinds)
+    if (v.type() == type) return text;
+  return "a number";
 }
 
 void expect(bool ok, const json& v, std::string_view src, const std::string& path,

@@ -30,11 +30,9 @@ topology::Topology topology_from_cables(const std::vector<std::string>& hosts,
       t.hosts[size_t(index.at(e->host))].ports.push_back(p);
     }
   for (auto& h : t.hosts) std::ranges::sort(h.ports, {}, &topology::Port::iface);
-  auto port_index = [&](const Endpoint& e) {
+  auto port_index = [&](const Endpoint& e) {  // its port is there: each endpoint added one
     const auto& ports = t.hosts[size_t(index.at(e.host))].ports;
-    for (size_t i = 0; i < ports.size(); ++i)
-      if (ports[i].iface == e.iface) return int(i);
-    return 0;
+    return int(std::ranges::find(ports, e.iface, &topology::Port::iface) - ports.begin());
   };
   t.count.assign(hosts.size(), std::vector<int>(hosts.size(), 0));
   for (const auto& c : cables) {

@@ -109,9 +109,8 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan
   so.keepalive_count_max = hc.server_alive_count_max.value_or(o.keepalive_count_max);
   so.max_channels = o.max_channels_per_host;
   so.strict_host_key_checking = strictness(hc, o);
-  so.known_hosts_files = hc.known_hosts_files;
-  if (so.known_hosts_files.empty())
-    so.known_hosts_files = {home() + "/.ssh/known_hosts", home() + "/.ssh/known_hosts2"};
+  if (hc.known_hosts_files.empty())
+    hc.known_hosts_files = {home() + "/.ssh/known_hosts", home() + "/.ssh/known_hosts2"};
   if (hc.identity_files.empty())  // OpenSSH's defaults, ed25519 first
     hc.identity_files = {home() + "/.ssh/id_ed25519", home() + "/.ssh/id_ecdsa",
                          home() + "/.ssh/id_rsa"};

@@ -61,7 +61,7 @@ std::string base64_encode(const unsigned char* data, size_t len) {
 }
 
 KnownHosts::KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files)
-    : kh_(libssh2_knownhost_init(s)) {
+    : kh_(libssh2_knownhost_init(s)), first_file_(files.empty() ? "" : files.front()) {
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     std::ostringstream text;
@@ -102,7 +102,7 @@ std::string KnownHosts::method_preference(const std::string& host, int port) con
 }
 
 void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std::string& host,
-                        int port, const HostKeyPolicy& policy) {
+                        int port, const std::string& strict) {
   size_t len = 0;
   int type = 0;
   const char* key = libssh2_session_hostkey(s, &len, &type);
@@ -116,7 +116,7 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
   // host:port as known_hosts names it
   const std::string stored = port == 22 ? host : "[" + host + "]:" + std::to_string(port);
   int mask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | kt->knownhost_mask;
-  std::string where = policy.files.empty() ? "known_hosts" : policy.files.front();
+  std::string where = first_file_.empty() ? "known_hosts" : first_file_;
   std::vector<std::string> names{host};
   if (alias != host) names.push_back(alias);
   for (const auto& name : names) {
@@ -129,8 +129,8 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
                           "; if the host was reinstalled, remove the old entry (ssh-keygen -R " +
                           stored + " -f " + where + ") and reconnect");
   }
-  if (policy.strict == "no") return;
-  if (policy.strict != "accept-new")
+  if (strict == "no") return;
+  if (strict != "accept-new")
     throw ConnectFailure("host-key", alias + ": unknown host key " + kt->name + " " + fp + " for " +
                                          stored + " (not in " + where +
                                          "); verify it, then add it with ssh-keyscan or opt in "
@@ -140,11 +140,11 @@ void KnownHosts::verify(LIBSSH2_SESSION* s, const std::string& alias, const std:
     return;
   char line[8192];
   size_t out = 0;
-  if (policy.files.empty() || libssh2_knownhost_writeline(kh_, entry, line, sizeof line, &out,
-                                                          LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
+  if (first_file_.empty() || libssh2_knownhost_writeline(kh_, entry, line, sizeof line, &out,
+                                                         LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
     return;
   std::lock_guard lock(g_append_mutex);
-  std::ofstream f(policy.files.front(), std::ios::app);
+  std::ofstream f(first_file_, std::ios::app);
   f.write(line, static_cast<std::streamsize>(out));
 }
 

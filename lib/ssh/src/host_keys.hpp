@@ -13,11 +13,6 @@
 
 namespace distkit::ssh::detail {
 
-struct HostKeyPolicy {
-  std::vector<std::string> files;  // first one receives accepted keys
-  std::string strict = "yes";      // yes | no | accept-new
-};
-
 class KnownHosts {
  public:
   // Loads every readable line of `files` (missing files are fine; lines
@@ -36,12 +31,13 @@ class KnownHosts {
 
   // After the handshake: accepts a known key; throws ConnectFailure
   // "host-key" for a changed key (always) or an unknown one (unless
-  // policy.strict is "no" or "accept-new"; accept-new appends the key).
+  // `strict` is "no" or "accept-new"; accept-new appends the key).
   void verify(LIBSSH2_SESSION* s, const std::string& alias, const std::string& host, int port,
-              const HostKeyPolicy& policy);
+              const std::string& strict);
 
  private:
   LIBSSH2_KNOWNHOSTS* kh_ = nullptr;
+  std::string first_file_;  // receives accepted keys ("" when no file was given)
 };
 
 // Standard base64 (with padding).

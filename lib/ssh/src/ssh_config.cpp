@@ -215,8 +215,7 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
   HostConfig h;
   h.alias = host;
   std::optional<std::string> host_name, strict;
-  std::vector<std::string> known;
-  bool known_set = false, only_set = false;
+  std::optional<bool> only;
   // Whether each block applies, decided at its first entry: a Match line
   // sees the HostName and User set by the entries before it.
   std::vector<signed char> applies(blocks_.size(), -1);
@@ -251,13 +250,11 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
       h.port = to_int(e.where, k, v);
     else if (k == "identityfile")
       h.identity_files.push_back(v);
-    else if (k == "identitiesonly" && !only_set) {
-      only_set = true;
-      h.identities_only = lower(v) == "yes";
-    } else if (k == "userknownhostsfile" && !known_set) {
-      known_set = true;
-      known = e.args;
-    } else if (k == "stricthostkeychecking" && !strict)
+    else if (k == "identitiesonly" && !only)
+      only = lower(v) == "yes";
+    else if (k == "userknownhostsfile" && h.known_hosts_files.empty())  // no entry is empty
+      h.known_hosts_files = e.args;
+    else if (k == "stricthostkeychecking" && !strict)
       strict = lower(v);
     else if (k == "connecttimeout" && !h.connect_timeout_s)
       h.connect_timeout_s = to_int(e.where, k, v);
@@ -273,9 +270,9 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
   h.host_name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
   if (given_user) h.user = given_user;
   std::string user = h.user.value_or(local_user);
+  h.identities_only = only.value_or(false);
   for (auto& f : h.identity_files) f = expand_tokens(f, home_, host, user, local_user);
-  for (const auto& f : known)
-    h.known_hosts_files.push_back(expand_tokens(f, home_, host, user, local_user));
+  for (auto& f : h.known_hosts_files) f = expand_tokens(f, home_, host, user, local_user);
   if (strict)
     h.strict_host_key_checking = (*strict == "ask") ? "yes" : (*strict == "off" ? "no" : *strict);
   return h;

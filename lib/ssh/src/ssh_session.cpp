@@ -206,7 +206,7 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
     throw ConnectFailure("protocol", alias + ": cannot create an SSH session (out of memory)");
   libssh2_session_callback_set(s_, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recv_and_note));
   libssh2_session_set_blocking(s_, 0);
-  KnownHosts known(s_, o.known_hosts_files);
+  KnownHosts known(s_, cfg.known_hosts_files);
   set_method_pref(s_, LIBSSH2_METHOD_HOSTKEY, known.method_preference(cfg.host_name, port));
   set_method_pref(s_, LIBSSH2_METHOD_KEX,
                   "curve25519-sha256,curve25519-sha256@libssh.org,ecdh-sha2-nistp256,"
@@ -221,7 +221,7 @@ void SessionCore::connect(const HostConfig& cfg, const std::string& user, const 
   if (rc != 0)
     throw ConnectFailure("protocol", alias + ": SSH handshake with " + cfg.host_name + " failed: " +
                                          last_error(s_) + "; check that it runs an SSH server");
-  known.verify(s_, alias, cfg.host_name, port, {o.known_hosts_files, o.strict_host_key_checking});
+  known.verify(s_, alias, cfg.host_name, port, o.strict_host_key_checking);
   authenticate(s_, sock_, cfg, user, deadline);
   libssh2_keepalive_config(s_, 1, static_cast<unsigned>(keepalive_.count() / 1000));
 }

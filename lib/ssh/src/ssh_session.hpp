@@ -22,7 +22,6 @@ struct SessionOptions {
   int keepalive_count_max = 3;
   int max_channels = 8;
   std::string strict_host_key_checking = "yes";  // yes | no | accept-new
-  std::vector<std::string> known_hosts_files;
 };
 
 class SessionCore;

@@ -13,8 +13,8 @@ std::vector<int> ring_links(const Topology& t, const Ring& r) {
   const size_t n = r.order.size();
   const size_t edges = n == 2 ? 1 : n;  // two hosts: one edge, both ways
   for (size_t i = 0; i < edges; ++i) {
-    auto between = t.links_between(r.order[i], r.order[(i + 1) % n]);
-    for (int c = 0; c < r.width && c < int(between.size()); ++c) out.push_back(between[size_t(c)]);
+    auto between = t.links_between(r.order[i], r.order[(i + 1) % n], size_t(r.width));
+    out.insert(out.end(), between.begin(), between.end());
   }
   return out;
 }

@@ -21,10 +21,8 @@ hostfile::Hostfile make(hostfile::Backend b, const std::vector<std::string>& env
 // Devices of `host` on its first `width` cables to `peer`.
 std::vector<std::string> devices_to(const Topology& t, int host, int peer, int width) {
   std::vector<std::string> out;
-  for (int l : t.links_between(host, peer)) {
-    if (int(out.size()) >= width) break;
+  for (int l : t.links_between(host, peer, size_t(width)))
     out.push_back("rdma_" + t.iface(host, t.links[size_t(l)]));
-  }
   return out;
 }
 
@@ -85,9 +83,8 @@ hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddres
   for (size_t i = 0; i < n; ++i) {
     int node = ring.order[i], prev = ring.order[(i + n - 1) % n];
     hostfile::Host h{t.hosts[size_t(node)].name, {}, {}};
-    auto links = t.links_between(node, prev);
-    for (int c = 0; c < ring.width && c < int(links.size()); ++c)
-      h.ips.push_back(address_on(links[size_t(c)], node));
+    for (int l : t.links_between(node, prev, size_t(ring.width)))
+      h.ips.push_back(address_on(l, node));
     hf.hosts.push_back(std::move(h));
   }
   return hf;

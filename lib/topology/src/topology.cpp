@@ -11,9 +11,9 @@ std::string Port::label() const {
   return iface.empty() ? s : s + " (" + iface + ")";
 }
 
-std::vector<int> Topology::links_between(int i, int j) const {
+std::vector<int> Topology::links_between(int i, int j, size_t max) const {
   std::vector<int> out;
-  for (size_t l = 0; l < links.size(); ++l) {
+  for (size_t l = 0; l < links.size() && out.size() < max; ++l) {
     const Link& k = links[l];
     if ((k.a == i && k.b == j) || (k.a == j && k.b == i)) out.push_back(int(l));
   }

@@ -9,6 +9,7 @@
 // are kept with an empty interface and reported, never a crash (SPEC §5).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,8 @@ struct Topology {
   // count[i][j]: cables between hosts i and j (symmetric, 0 on the diagonal).
   std::vector<std::vector<int>> count;
 
-  // Links between i and j in discovery order.
-  std::vector<int> links_between(int i, int j) const;
+  // Links between i and j in discovery order, the first `max` of them.
+  std::vector<int> links_between(int i, int j, size_t max = SIZE_MAX) const;
   // Interface of host i on link l ("" when unmapped).
   const std::string& iface(int host, const Link& l) const;
   // Ports of host i with nothing attached (candidates for a new cable).
