@@ -137,7 +137,7 @@ void Group::reduce_scatter(const void* in, void* out, size_t count, DType t, Red
   if (overlaps) window = block;
   for (size_t off = 0; off < block; off += window) {
     const size_t w = std::min(window, block - off);
-    unsigned char* work = mesh_->staging(63, w * n);
+    unsigned char* work = mesh_->staging(Mesh::kWorkSlot, w * n);
     for (size_t k = 0; k < n; ++k) std::memcpy(work + k * w, bytes(in) + k * block + off, w);
     ring_reduce_scatter(c, work, w / elem, t, op);
     std::memmove(bytes(out) + off, work + w * static_cast<size_t>(rank_), w);

@@ -48,7 +48,10 @@ class Mesh {
   // culprit), closes every connection, throws Error(code).
   [[noreturn]] void fail(ErrorCode code, const std::string& message, int peer);
 
-  // Scratch memory reused across calls (grown, never shrunk).
+  // Scratch memory reused across calls (grown, never shrunk). Slots 0..63
+  // belong to the streams of a plan (stream s stages in slot s; a plan has
+  // at most 64); kWorkSlot holds a collective's own working copy.
+  static constexpr size_t kWorkSlot = 64;
   unsigned char* staging(size_t slot, size_t bytes);
 
   // A call completed: touch the heartbeat file if a second has passed
