@@ -28,6 +28,15 @@ HOME="$WORK/home" "$TOOL" --ssh-config "$WORK/cfg_noid" --hosts h5 -- hostname >
 [ "$rc" = 1 ] || fail "expected exit 1 without any key"
 expect_line "$WORK/none" "h5: connect-error auth: h5: authentication as root failed (tried: ssh-agent (SSH_AUTH_SOCK not set), $WORK/home/.ssh/id_ed25519 (missing), $WORK/home/.ssh/id_ecdsa (missing), $WORK/home/.ssh/id_rsa (missing)); add your public key to the host's ~/.ssh/authorized_keys or load it into ssh-agent"
 
+# 2b. HOME unset: the default keys are under the password database's home
+# (as ssh(1) finds them), not under "/".
+pwhome=$(getent passwd "$(id -un)" | cut -d: -f6)
+rc=0
+env -u HOME "$TOOL" --ssh-config "$WORK/cfg_noid" --hosts h5 -- hostname > "$WORK/nohome" || rc=$?
+[ "$rc" = 1 ] || fail "expected exit 1 without any key and without HOME"
+grep -qF "(tried: ssh-agent (SSH_AUTH_SOCK not set), $pwhome/.ssh/id_ed25519 (" "$WORK/nohome" ||
+  { cat "$WORK/nohome" >&2; fail "without HOME, the default keys are not under $pwhome"; }
+
 # 3. Key file only: the default ~/.ssh/id_ed25519 ...
 mkdir -p "$WORK/home/.ssh"
 cp "$C/id_ed25519" "$WORK/home/.ssh/id_ed25519"

@@ -27,11 +27,6 @@ std::string local_user() {
   return "root";
 }
 
-std::string home() {
-  const char* h = std::getenv("HOME");
-  return h ? h : "";
-}
-
 // What every connecting thread shares, read-only. local_user is looked up
 // once here: getpwuid() is not thread-safe.
 struct ConnectPlan {
@@ -109,11 +104,11 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan
   so.keepalive_count_max = hc.server_alive_count_max.value_or(o.keepalive_count_max);
   so.max_channels = o.max_channels_per_host;
   so.strict_host_key_checking = strictness(hc, o);
+  const std::string& home = plan.config.home();
   if (hc.known_hosts_files.empty())
-    hc.known_hosts_files = {home() + "/.ssh/known_hosts", home() + "/.ssh/known_hosts2"};
+    hc.known_hosts_files = {home + "/.ssh/known_hosts", home + "/.ssh/known_hosts2"};
   if (hc.identity_files.empty())  // OpenSSH's defaults, ed25519 first
-    hc.identity_files = {home() + "/.ssh/id_ed25519", home() + "/.ssh/id_ecdsa",
-                         home() + "/.ssh/id_rsa"};
+    hc.identity_files = {home + "/.ssh/id_ed25519", home + "/.ssh/id_ecdsa", home + "/.ssh/id_rsa"};
   std::string user = hc.user.value_or(plan.local_user);
   auto t0 = std::chrono::steady_clock::now();
   auto session = detail::SshSession::open(hc, user, so);
@@ -127,7 +122,7 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan
 }
 
 SshConfig load_config(const std::optional<std::filesystem::path>& path) {
-  if (!path) return SshConfig::parse("", "(none)", home());
+  if (!path) return SshConfig::parse("", "(none)", SshConfig::user_home());
   return SshConfig::load(*path);
 }
 

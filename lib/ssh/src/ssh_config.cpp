@@ -159,12 +159,6 @@ SshConfig SshConfig::parse(std::string_view text, const std::string& origin,
 
 namespace {
 
-std::string home_dir() {
-  if (const char* h = std::getenv("HOME"); h && *h) return h;
-  if (passwd* pw = getpwuid(getuid())) return pw->pw_dir;
-  return "/";
-}
-
 std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
@@ -185,12 +179,18 @@ std::vector<std::pair<std::string, std::string>> read_glob(const std::string& pa
 
 }  // namespace
 
+std::string SshConfig::user_home() {
+  if (const char* h = std::getenv("HOME"); h && *h) return h;
+  if (passwd* pw = getpwuid(getuid())) return pw->pw_dir;
+  return "/";
+}
+
 SshConfig SshConfig::load(const std::filesystem::path& path) {
   auto text = read_file(path.string());
   if (!text)
     throw UsageError(path.string(), "cannot read this ssh config file",
                      "check the path given with --ssh-config or DISTKIT_SSH_CONFIG");
-  return parse(*text, path.string(), home_dir(), read_glob);
+  return parse(*text, path.string(), user_home(), read_glob);
 }
 
 std::optional<std::filesystem::path> SshConfig::default_path(
@@ -198,7 +198,7 @@ std::optional<std::filesystem::path> SshConfig::default_path(
   if (explicit_path) return explicit_path;
   if (const char* env = std::getenv("DISTKIT_SSH_CONFIG"); env && *env)
     return std::filesystem::path(env);
-  std::filesystem::path user = std::filesystem::path(home_dir()) / ".ssh" / "config";
+  std::filesystem::path user = std::filesystem::path(user_home()) / ".ssh" / "config";
   std::error_code ec;
   if (std::filesystem::exists(user, ec)) return user;
   return std::nullopt;

@@ -72,6 +72,13 @@ class SshConfig {
   // when the file cannot be read.
   static SshConfig load(const std::filesystem::path& path);
 
+  // The user's home directory, as ssh(1) finds it: $HOME, else the
+  // password database's entry, else "/". Not thread-safe (getpwuid).
+  static std::string user_home();
+  // The home this configuration was parsed with (~ and OpenSSH's default
+  // files are under it).
+  const std::string& home() const { return home_; }
+
   // The file to use: `explicit_path`, else $DISTKIT_SSH_CONFIG, else
   // ~/.ssh/config when it exists, else nullopt (no config).
   static std::optional<std::filesystem::path> default_path(
