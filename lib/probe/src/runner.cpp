@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "distkit/hostfile/hostfile.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
 #include "distkit/util/template.hpp"
@@ -31,18 +32,13 @@ std::string describe_exit(const ssh::ExitInfo& e) {
   return "the probe exited with status " + std::to_string(e.exit_status);
 }
 
-bool ip_literal(const std::string& h) {
-  return !h.empty() && h.find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos &&
-         (h.find('.') != std::string::npos || h.find(':') != std::string::npos);
-}
-
 // Whom a host should find its route to. Remote hosts: the launcher, taken
 // from $SSH_CONNECTION by the script (""). This machine: the address the
 // user named it by; 127.0.0.1 when every host is local; else unknown (a
 // loopback address would be wrong for the other hosts).
 std::string launcher_for(const ssh::Executor& ex, const std::string& host, bool all_local) {
   if (!ex.is_local()) return "";
-  if (ip_literal(host)) return host;
+  if (hostfile::is_ip_address(host)) return host;
   return all_local ? "127.0.0.1" : "";
 }
 
