@@ -11,6 +11,7 @@ namespace distkit::rt {
 
 namespace {
 
+constexpr unsigned char kMagic[4] = {'D', 'K', 'H', '1'};  // a hello's first bytes
 constexpr size_t kHelloSize = 4 + 4 + 4 + 4 + 32;
 constexpr size_t kReplySize = 4 + 32 + 32;
 
@@ -27,7 +28,7 @@ Mac mac_for(const std::string& key, const char* label, const unsigned char* hell
 std::string client_handshake(int fd, const std::string& key, int world, int my_rank, int peer_rank,
                              int stripe, Clock::time_point deadline) {
   unsigned char hello[kHelloSize];
-  std::memcpy(hello, "DKH1", 4);
+  std::memcpy(hello, kMagic, sizeof kMagic);
   put_le(hello + 4, static_cast<uint32_t>(world), 4);
   put_le(hello + 8, static_cast<uint32_t>(my_rank), 4);
   put_le(hello + 12, static_cast<uint32_t>(stripe), 4);
@@ -54,7 +55,7 @@ std::string server_handshake(int fd, const std::string& key, int world, int my_r
   unsigned char hello[kHelloSize];
   if (auto e = read_exact(fd, hello, sizeof hello, deadline); !e.empty())
     return "no valid hello (" + e + ")";
-  if (std::memcmp(hello, "DKH1", 4) != 0) return "not a distkit peer (bad hello)";
+  if (std::memcmp(hello, kMagic, sizeof kMagic) != 0) return "not a distkit peer (bad hello)";
   if (get_le(hello + 4, 4) != static_cast<uint32_t>(world))
     return "peer is in a job of another size";
   who.rank = static_cast<int>(get_le(hello + 8, 4) & 0x7fffffff);
