@@ -245,20 +245,14 @@ TEST_CASE("an agent that hears nothing stops its ranks and ends", "[launch][agen
   // the agent ends on its own idle limit (3 s) after that.
   auto agent = local_agent(std::chrono::seconds(1), agent_command());
   auto plan = local_plan(1, {"sleep", "30"});
-  auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
-  auto err = std::make_shared<std::string>();
-  ssh::StreamHandlers h;
-  h.on_stderr = [err](std::string_view c) { err->append(c); };
-  h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
   auto t0 = std::chrono::steady_clock::now();
-  auto cmd = agent->start_rank(
-      agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})),
-      std::move(h));
-  cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
-  auto f = exited->get_future();
-  REQUIRE(f.wait_for(std::chrono::seconds(6)) == std::future_status::ready);
-  CHECK(f.get().exit_status == 143);
-  CHECK(err->find("no heartbeat from the launcher for 1s; stopping the rank") != std::string::npos);
+  auto s = start_request(
+      *agent, agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})));
+  s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+  REQUIRE(s.exit.wait_for(std::chrono::seconds(6)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 143);
+  CHECK(s.err->find("no heartbeat from the launcher for 1s; stopping the rank") !=
+        std::string::npos);
   while (agent->running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(agent->running());
@@ -272,26 +266,17 @@ TEST_CASE("an agent sent SIGTERM, HUP or INT stops its ranks and ends", "[launch
   for (int sig : {SIGTERM, SIGHUP, SIGINT}) {
     auto agent = local_agent(std::chrono::seconds(5), agent_command());
     auto plan = local_plan(1, {"sh", "-c", "echo $PPID; exec sleep 30"});
-    auto exited = std::make_shared<std::promise<ssh::ExitInfo>>();
     auto agent_pid = std::make_shared<std::promise<int>>();
-    auto err = std::make_shared<std::string>();
-    ssh::StreamHandlers h;
-    h.on_stdout = [agent_pid](std::string_view c) {
-      agent_pid->set_value(std::stoi(std::string(c)));
-    };
-    h.on_stderr = [err](std::string_view c) { err->append(c); };
-    h.on_exit = [exited](const ssh::ExitInfo& e) { exited->set_value(e); };
-    auto cmd = agent->start_rank(
-        agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})),
-        std::move(h));
-    cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
+    auto s = start_request(
+        *agent, agent_frames::encode_request(rank_request(plan, plan.ranks[0], RankSettings{})),
+        [agent_pid](std::string_view c) { agent_pid->set_value(std::stoi(std::string(c))); });
+    s.cmd->write_stdin(frame::secret("ab") + frame::end_of_input() + frame::heartbeat());
     auto pid = agent_pid->get_future();
     REQUIRE(pid.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
     REQUIRE(kill(pid.get(), sig) == 0);
-    auto f = exited->get_future();
-    REQUIRE(f.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-    CHECK(f.get().exit_status == 143);
-    CHECK(err->find("lost the launcher (connection closed); stopping the rank") !=
+    REQUIRE(s.exit.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 143);
+    CHECK(s.err->find("lost the launcher (connection closed); stopping the rank") !=
           std::string::npos);
     agent->wait_ended();
     CHECK_FALSE(agent->running());

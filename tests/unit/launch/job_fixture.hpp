@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -110,6 +112,29 @@ inline std::shared_ptr<AgentClient> local_agent(std::chrono::seconds heartbeat_l
 // A stand-in agent's opening: its hello in this protocol and no facts.
 inline std::string stand_in_opening() {
   return "printf 'V " + std::to_string(kAgentProtocol) + " 1.0\\nF 0\\n'; ";
+}
+
+// One rank started through `agent` as distlaunch starts each, from its
+// encoded start request: its command, its exit, the stderr the agent
+// forwards, and its stdout given to `on_stdout` (when set).
+struct StartedRank {
+  std::unique_ptr<ssh::RunningCommand> cmd;
+  std::future<ssh::ExitInfo> exit;
+  std::shared_ptr<std::string> err = std::make_shared<std::string>();
+};
+
+inline StartedRank start_request(AgentClient& agent, const std::string& request,
+                                 std::function<void(std::string_view)> on_stdout = {}) {
+  auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
+  StartedRank s;
+  s.exit = promise->get_future();
+  ssh::StreamHandlers h;
+  h.on_stdout = std::move(on_stdout);
+  auto err = s.err;
+  h.on_stderr = [err](std::string_view c) { err->append(c); };
+  h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
+  s.cmd = agent.start_rank(request, std::move(h));
+  return s;
 }
 
 // Every rank goes through one AgentClient on this machine running

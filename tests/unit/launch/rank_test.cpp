@@ -32,23 +32,10 @@ using namespace std::chrono;
 
 namespace {
 
-struct Started {
-  std::unique_ptr<ssh::RunningCommand> cmd;
-  std::future<ssh::ExitInfo> exit;
-  std::shared_ptr<std::string> err = std::make_shared<std::string>();
-};
-
 // Runs rank `rank` of `plan` through a real host agent on this machine,
 // through AgentClient, as distlaunch runs every rank.
-Started start_rank(const Plan& plan, RankSettings ws, const std::string& redirect = "",
-                   size_t rank = 0) {
-  auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
-  Started s;
-  s.exit = promise->get_future();
-  ssh::StreamHandlers h;
-  auto err = s.err;
-  h.on_stderr = [err](std::string_view c) { err->append(c); };
-  h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
+test::StartedRank start_rank(const Plan& plan, RankSettings ws, const std::string& redirect = "",
+                             size_t rank = 0) {
   // The ranks' stderr reaches us framed on the agent's stdout: a redirect
   // of stderr applies to that, and a stand-in's opening then answers for
   // the agent. Its timing is the job's (fast(): a 2 s heartbeat limit), as
@@ -56,9 +43,8 @@ Started start_rank(const Plan& plan, RankSettings ws, const std::string& redirec
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
   auto agent = test::local_agent(ws.heartbeat_limit, (r.empty() ? "" : test::stand_in_opening()) +
                                                          test::real_agent_command() + r);
-  s.cmd = agent->start_rank(agent_frames::encode_request(rank_request(plan, plan.ranks[rank], ws)),
-                            std::move(h));
-  return s;
+  return test::start_request(
+      *agent, agent_frames::encode_request(rank_request(plan, plan.ranks[rank], ws)));
 }
 
 RankSettings fast() {
@@ -399,16 +385,10 @@ TEST_CASE("a malformed start request ends that rank with 126 and the remedy", "[
        {agent_frames::StartRequest{{}, {}},
         agent_frames::StartRequest{{}, {"0", "x", "", "0", "1", "0", "true"}},
         agent_frames::StartRequest{{}, {"0", "30", "", "0", "1", "2", "true"}}}) {
-    auto promise = std::make_shared<std::promise<ssh::ExitInfo>>();
-    auto err = std::make_shared<std::string>();
-    ssh::StreamHandlers h;
-    h.on_stderr = [err](std::string_view c) { err->append(c); };
-    h.on_exit = [promise](const ssh::ExitInfo& e) { promise->set_value(e); };
-    auto cmd = agent->start_rank(agent_frames::encode_request(bad), std::move(h));
-    auto exit = promise->get_future();
-    REQUIRE(exit.wait_for(seconds(5)) == std::future_status::ready);
-    CHECK(exit.get().exit_status == 126);
-    CHECK(err->find(": malformed start request; use the same distkit version on every host\n") !=
+    auto s = test::start_request(*agent, agent_frames::encode_request(bad));
+    REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+    CHECK(s.exit.get().exit_status == 126);
+    CHECK(s.err->find(": malformed start request; use the same distkit version on every host\n") !=
           std::string::npos);
   }
 }
