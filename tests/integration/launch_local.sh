@@ -161,5 +161,5 @@ for bad in "--on-stall maybe" "--restart always" "--stall-timeout -1" "--max-res
   flag=${bad%% *}
   grep -q -- "$flag" "$WORK/err" || { cat "$WORK/err"; fail "no line naming $flag for $bad"; }
 done
-expect_line "$WORK/err" "--health-cmd excludes --health-url"
+expect_line "$WORK/err" "distlaunch: error: --health-cmd excludes --health-url; see distlaunch --help"
 echo PASS

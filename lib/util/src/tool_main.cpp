@@ -21,11 +21,17 @@ int tool_main(std::string_view tool, std::vector<std::string> args,
           std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11's order
           app.parse(reversed);
         } catch (const CLI::ParseError& e) {
-          std::ostringstream o, x;
-          int rc = app.exit(e, o, x);
-          write_now(out, o.str());
-          write_now(err, x.str());
-          return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+          // --help and --version: CLI11 prints them, and they succeed.
+          if (e.get_exit_code() == 0) {
+            std::ostringstream o, x;
+            app.exit(e, o, x);
+            write_now(out, o.str());
+            write_now(err, x.str());
+            return 0;
+          }
+          // A refused flag is one line in the tools' one format, not
+          // CLI11's two ("... / Run with --help for more information.").
+          throw UsageError("", e.what(), "see " + std::string(tool) + " --help");
         }
         return body();
       },

@@ -20,8 +20,8 @@ namespace distkit {
 // then runs `body` for the exit status, all inside the one catch site
 // (run_tool): nothing a tool does from its first flag on escapes it.
 // --help and --version print on `out` and give 0; a flag CLI11 refuses
-// prints its message and a pointer to --help on `err` and gives 2
-// (ExitCode::usage), without running `body`.
+// is one line on `err`, "<tool>: error: <CLI11's message>; see <tool>
+// --help", and gives 2 (ExitCode::usage), without running `body`.
 int tool_main(std::string_view tool, std::vector<std::string> args,
               const std::function<void(CLI::App&)>& configure, const std::function<int()>& body,
               std::FILE* out = stdout, std::FILE* err = stderr);
