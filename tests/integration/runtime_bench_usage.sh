@@ -22,4 +22,21 @@ usage "distbench: error: -r/--root: not a rank of this job" --threads 2 -r 5 -t 
 usage "distbench: error: -r/--root: not a rank of this job" --threads 2 -r -1 -t broadcast
 usage "distbench: error: -b/--minbytes: '12X' is not a size; use bytes with an optional K, M or G" \
   --threads 2 -b 12X
+
+# The open-file limit: 16 ranks in one process need 256 sockets. A soft
+# limit below that is raised (macOS shells start at 256); a hard one is
+# one line with the remedy, at once (it once waited out the 60 s connect
+# timeout with a core spinning on accept()).
+# shellcheck disable=SC3045 # ulimit -S and -n: dash and macOS's sh have both
+(ulimit -Sn 40 && "$DISTBENCH" --threads 16 -b 1K -e 1K >"$WORK/out" 2>"$WORK/err") ||
+  { cat "$WORK/err" >&2; echo "FAIL: --threads 16 under a soft limit of 40"; exit 1; }
+grep -q "^ *1024 " "$WORK/out" || { cat "$WORK/out" >&2; echo "FAIL: no 1024-byte row"; exit 1; }
+rc=0
+# shellcheck disable=SC3045
+(ulimit -n 100 && exec "$DISTBENCH" --threads 16 -b 1K -e 1K) >"$WORK/out" 2>"$WORK/err" || rc=$?
+if [ "$rc" != 1 ] || [ -s "$WORK/out" ] || [ "$(cat "$WORK/err")" != "distbench: error: --threads 16: needs 256 sockets, and the open-file limit is 100; raise it (ulimit -n 512), or run fewer ranks" ]; then
+  cat "$WORK/out" "$WORK/err" >&2
+  echo "FAIL: --threads 16 under a hard limit of 100 (exit $rc)"
+  exit 1
+fi
 echo PASS

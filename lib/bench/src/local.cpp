@@ -5,7 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <exception>
 #include <sstream>
 #include <string_view>
@@ -32,7 +34,11 @@ constexpr uint16_t first_port = 20000, port_span = 12000;
 // Binds a probe socket on 127.0.0.1:port; invalid if the port is taken.
 posix::Fd bind_probe(uint16_t port) {
   posix::Fd fd(socket(AF_INET, SOCK_STREAM, 0));
-  if (!fd.valid()) throw rt::Error(rt::ErrorCode::system, "socket: cannot create");
+  if (!fd.valid())
+    throw rt::Error(rt::ErrorCode::system,
+                    std::string("127.0.0.1: cannot open a socket for a rank's port: ") +
+                        std::strerror(errno) +
+                        "; run fewer ranks, or raise the open-file limit (ulimit -n)");
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -68,7 +74,9 @@ std::vector<std::vector<rt::Endpoint>> loopback_endpoints(int ranks, int per_ran
   for (auto& e : eps)
     while (static_cast<int>(e.size()) < per_rank) {
       if (tried == port_span)
-        throw rt::Error(rt::ErrorCode::system, "127.0.0.1: no free port in 20000-32000");
+        throw rt::Error(rt::ErrorCode::system,
+                        "127.0.0.1: no free port in 20000-32000; stop what listens there, or "
+                        "run fewer ranks");
       auto port = static_cast<uint16_t>(first_port + (start + tried++) % port_span);
       if (auto fd = bind_probe(port); fd.valid()) {
         held.push_back(std::move(fd));
@@ -98,6 +106,16 @@ std::vector<std::exception_ptr> run_rank_threads(
 }
 
 int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
+  // Every rank's sockets are this one process's: a socket per peer and a
+  // listener each, N² in all (each rank raises the limit for its own only).
+  const auto sockets = static_cast<rlim_t>(ranks) * static_cast<rlim_t>(ranks);
+  const rlim_t limit = posix::raise_open_files(sockets + 256);
+  if (limit != 0 && limit < sockets + 32)
+    throw rt::Error(rt::ErrorCode::system,
+                    "--threads " + std::to_string(ranks) + ": needs " + std::to_string(sockets) +
+                        " sockets, and the open-file limit is " + std::to_string(limit) +
+                        "; raise it (ulimit -n " + std::to_string(sockets + 256) +
+                        "), or run fewer ranks");
   rt::Config base;
   base.endpoints = loopback_endpoints(ranks);
   base.secret.resize(32);

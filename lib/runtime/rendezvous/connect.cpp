@@ -119,8 +119,31 @@ int stripes_between(const Config& cfg, int a, int b) {
       std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
 }
 
+namespace {
+
+// A socket per peer and stripe, and the listeners: a rank with 16 stripes
+// to 15 peers needs 256 descriptors, macOS's default soft limit. The limit
+// is raised for them, with room for what the program has open already, or
+// the rank fails at once naming the limit.
+void ensure_descriptors(const Config& cfg) {
+  rlim_t sockets =
+      cfg.rank + 1 < cfg.size() ? cfg.endpoints[static_cast<size_t>(cfg.rank)].size() : 0;
+  for (int p = 0; p < cfg.size(); ++p)
+    if (p != cfg.rank) sockets += static_cast<rlim_t>(stripes_between(cfg, cfg.rank, p));
+  const rlim_t limit = posix::raise_open_files(sockets + 256);
+  if (limit != 0 && limit < sockets + 32)
+    throw Error(ErrorCode::system,
+                "rank " + std::to_string(cfg.rank) + ": needs " + std::to_string(sockets) +
+                    " sockets, and the open-file limit is " + std::to_string(limit) +
+                    "; raise it (ulimit -n " + std::to_string(sockets + 256) +
+                    "), or use fewer ranks a host or stripes (DISTKIT_MAX_STRIPES)");
+}
+
+}  // namespace
+
 std::shared_ptr<Mesh> connect_mesh(const Config& cfg) {
   validate(cfg);
+  ensure_descriptors(cfg);
   auto mesh = std::make_shared<Mesh>(cfg);
   auto deadline = Clock::now() + cfg.connect_timeout;
   std::vector<posix::Fd> listeners;  // closed when we return or throw

@@ -30,6 +30,19 @@ void set_flags(int fd) {
 #endif
 }
 
+// Out of file descriptors is not a peer that is late: retrying until the
+// connect timeout only hid it for a minute, behind a remedy about running
+// ranks, and a listener whose accept() fails stays readable, so the wait
+// spun a core. It is one error, at once, with the remedy. (macOS shells
+// start with a soft limit of 256; a rank needs one socket per peer and
+// stripe.)
+void check_fd_limit(const char* call, int err) {
+  if (err == EMFILE || err == ENFILE)
+    throw Error(ErrorCode::system, std::string(call) + ": " + std::strerror(err) +
+                                       "; raise the open-file limit (ulimit -n), or use fewer "
+                                       "ranks a host or stripes (DISTKIT_MAX_STRIPES)");
+}
+
 struct AddrList {
   addrinfo* head = nullptr;
   ~AddrList() {
@@ -92,7 +105,10 @@ int listen_on(const Endpoint& ep) {
     resolve(attempt == 0 ? ep.host : std::string(), ep.port, true, ai, why);
     if (!ai.head) continue;
     int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
-    if (fd < 0) throw Error(ErrorCode::system, std::string("socket: ") + std::strerror(errno));
+    if (fd < 0) {
+      check_fd_limit("socket", errno);
+      throw Error(ErrorCode::system, std::string("socket: ") + std::strerror(errno));
+    }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     set_flags(fd);
@@ -111,6 +127,7 @@ int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why
   if (!ai.head) return -1;
   int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
   if (fd < 0) {
+    check_fd_limit("socket", errno);
     why = std::string("socket: ") + std::strerror(errno);
     return -1;
   }
@@ -139,7 +156,10 @@ int accept_one(int listener, std::string& peer) {
   sockaddr_storage ss{};
   socklen_t len = sizeof ss;
   int fd = accept(listener, reinterpret_cast<sockaddr*>(&ss), &len);
-  if (fd < 0) return -1;
+  if (fd < 0) {
+    check_fd_limit("accept", errno);
+    return -1;
+  }
   set_flags(fd);
   char host[NI_MAXHOST] = "?", serv[NI_MAXSERV] = "?";
   getnameinfo(reinterpret_cast<sockaddr*>(&ss), len, host, sizeof host, serv, sizeof serv,

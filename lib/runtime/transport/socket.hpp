@@ -22,7 +22,9 @@ using Clock = std::chrono::steady_clock;
 int listen_on(const Endpoint& ep);
 
 // One non-blocking connect attempt bounded by `deadline`. Returns the fd, or
-// -1 with `why` set (peer not listening yet, unreachable, ...).
+// -1 with `why` set (peer not listening yet, unreachable, ...). Out of file
+// descriptors throws (ErrorCode::system, naming the limit), as accept_one
+// and listen_on do: waiting would not help.
 int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why);
 
 // Accepts one pending connection (non-blocking listener); -1 when none.

@@ -1,6 +1,6 @@
 // Test harness: N ranks of a group as threads of this process, each with its
-// own Config on 127.0.0.1 ports the kernel just handed out (distbench's
-// --threads harness, distkit/bench/distbench.hpp), with test timeouts.
+// own Config on free 127.0.0.1 ports (distbench's --threads harness,
+// distkit/bench/distbench.hpp), with test timeouts.
 #pragma once
 
 #include <functional>

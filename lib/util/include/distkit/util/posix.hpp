@@ -92,6 +92,21 @@ inline bool write_all(int fd, std::string_view data) {
   return true;
 }
 
+// Raises this process's soft limit on open files to `want` when it is
+// lower, as far as the hard limit allows (10240, OPEN_MAX, when that is
+// unlimited: macOS refuses more). macOS shells start at 256. Returns the
+// soft limit in force afterwards (0 when it cannot be read).
+inline rlim_t raise_open_files(rlim_t want) {
+  rlimit now{};
+  if (getrlimit(RLIMIT_NOFILE, &now) != 0) return 0;
+  const rlim_t cap = now.rlim_max == RLIM_INFINITY ? 10240 : now.rlim_max;
+  if (now.rlim_cur == RLIM_INFINITY || now.rlim_cur >= want || now.rlim_cur >= cap)
+    return now.rlim_cur;
+  rlimit raised = now;
+  raised.rlim_cur = want < cap ? want : cap;
+  return setrlimit(RLIMIT_NOFILE, &raised) == 0 ? raised.rlim_cur : now.rlim_cur;
+}
+
 // Monotonic seconds, for timeouts.
 inline double now_seconds() {
   timespec ts;
