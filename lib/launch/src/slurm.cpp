@@ -13,6 +13,9 @@ namespace distkit::launch {
 
 namespace {
 
+// More nodes than any allocation has: a bound on what a list may expand to.
+constexpr size_t kMaxNodes = 100000;
+
 [[noreturn]] void bad(std::string_view list, const std::string& why) {
   throw UsageError("SLURM_JOB_NODELIST", "cannot expand '" + std::string(list) + "': " + why,
                    "give the hosts with --hosts or --hostfile");
@@ -27,7 +30,7 @@ std::vector<std::string> expand_ranges(std::string_view inside, std::string_view
     std::string hi = dash == std::string::npos ? lo : part.substr(dash + 1);
     auto first = parse_digits(lo, 9), last = parse_digits(hi, 9);
     if (!first || !last) bad(list, "'" + part + "' is not a number or range");
-    if (*last < *first || *last - *first > 100000)
+    if (*last < *first || *last - *first >= static_cast<long>(kMaxNodes))
       bad(list, "range '" + part + "' is backwards or too large");
     for (long v = *first; v <= *last; ++v) {
       std::string s = std::to_string(v);
@@ -44,6 +47,9 @@ void expand_name(std::string_view name, const std::string& prefix, std::vector<s
   auto open = name.find('[');
   if (open == std::string_view::npos) {
     if (name.find(']') != std::string_view::npos) bad(list, "unbalanced ']'");
+    // The bound a range keeps, for the whole list: groups multiply
+    // ("a[1-99999]b[1-99999]" would be ~10^10 names).
+    if (out.size() >= kMaxNodes) bad(list, "more than 100000 nodes");
     out.push_back(prefix + std::string(name));
     return;
   }
@@ -99,7 +105,7 @@ std::vector<int> expand_slurm_tasks_per_node(std::string_view counts) {
       p = p.substr(0, open);
     }
     int n = count_of(p, counts);
-    if (out.size() + static_cast<size_t>(times) > 100000) bad_counts(counts, "too many nodes");
+    if (out.size() + static_cast<size_t>(times) > kMaxNodes) bad_counts(counts, "too many nodes");
     out.insert(out.end(), static_cast<size_t>(times), n);
   }
   if (out.empty()) bad_counts(counts, "no counts");

@@ -57,6 +57,17 @@ std::string usage_text_of(F f) {
 }
 }  // namespace
 
+TEST_CASE("a Slurm node list expands to at most 100000 nodes", "[launch][slurm]") {
+  CHECK(expand_slurm_nodelist("n[0-99999]").size() == 100000);
+  // Each range is within the bound; together they multiply past it.
+  CHECK(usage_text_of([] { expand_slurm_nodelist("a[1-99999]b[1-99999]"); }) ==
+        "SLURM_JOB_NODELIST: cannot expand 'a[1-99999]b[1-99999]': more than 100000 nodes; give "
+        "the hosts with --hosts or --hostfile");
+  CHECK(usage_text_of([] { expand_slurm_nodelist("n[0-99999],login"); }) ==
+        "SLURM_JOB_NODELIST: cannot expand 'n[0-99999],login': more than 100000 nodes; give the "
+        "hosts with --hosts or --hostfile");
+}
+
 TEST_CASE("Slurm task counts per node expand their repeats", "[launch][slurm]") {
   CHECK(expand_slurm_tasks_per_node("2(x3),1") == std::vector<int>{2, 2, 2, 1});
   CHECK(expand_slurm_tasks_per_node("1(x4)") == std::vector<int>{1, 1, 1, 1});
