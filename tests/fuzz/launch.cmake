@@ -7,3 +7,11 @@ distkit_fuzz_target(NAME agent_frames
   DICT ${CMAKE_CURRENT_LIST_DIR}/agent_frames.dict)
 target_include_directories(fuzz_agent_frames PRIVATE ${PROJECT_SOURCE_DIR}/lib/launch/include
                                                      ${PROJECT_SOURCE_DIR}/lib/util/include)
+
+# Fuzzes the readers of a Slurm allocation's environment (slurm.cpp, the
+# standard library and distkit::util only).
+distkit_fuzz_target(NAME slurm
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/slurm_fuzz.cpp ${PROJECT_SOURCE_DIR}/lib/launch/src/slurm.cpp
+  DEPS distkit::util
+  CORPUS ${CMAKE_CURRENT_LIST_DIR}/corpus/slurm)
+target_include_directories(fuzz_slurm PRIVATE ${PROJECT_SOURCE_DIR}/lib/launch/include)
