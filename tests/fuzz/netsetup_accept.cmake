@@ -1,8 +1,9 @@
 # Fuzzes the parsers of distconfig's and distaccept's outside input: files
 # users write (the `--links` cable list, task.json) and what hosts print
-# (addresses, routes and state files; the probe's and collection's
-# answers, rank 0's metrics). Only the parsers' own sources are
-# instrumented (the rest of those libraries drives ssh and processes).
+# (addresses, routes and state files; the doctor's host checks; the
+# probe's and collection's answers, rank 0's metrics). Only the parsers'
+# own sources are instrumented (the rest of those libraries drives ssh and
+# processes).
 distkit_fuzz_target(NAME links
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/links_fuzz.cpp ${PROJECT_SOURCE_DIR}/lib/netsetup/src/links.cpp
   DEPS distkit::util
@@ -34,3 +35,12 @@ distkit_fuzz_target(NAME accept_answers
   DEPS distkit::util nlohmann_json::nlohmann_json fmt::fmt
   CORPUS ${CMAKE_CURRENT_LIST_DIR}/corpus/accept_answers)
 target_include_directories(fuzz_accept_answers PRIVATE ${PROJECT_SOURCE_DIR}/lib/accept/include)
+
+# distconfig --doctor's readers of what doctor_host.sh printed, and the
+# verdicts from them (remote output); configtool's other sources drive ssh.
+distkit_fuzz_target(NAME doctor
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/doctor_fuzz.cpp
+          ${PROJECT_SOURCE_DIR}/lib/configtool/src/doctor_checks.cpp
+  DEPS distkit::probe distkit::netsetup distkit::topology distkit::util fmt::fmt
+  CORPUS ${CMAKE_CURRENT_LIST_DIR}/corpus/doctor)
+target_include_directories(fuzz_doctor PRIVATE ${PROJECT_SOURCE_DIR}/lib/configtool/src)

@@ -67,7 +67,9 @@ void read_link(const probe::Capture& c, size_t i, bool mac, const Hop& h, HopRes
 void read_connect(const probe::Capture& c, size_t i, HopResult& r) {
   const auto* sec = c.find("connect_" + std::to_string(i));
   if (!sec) return;
-  auto f = split(std::string(trim(sec->output)), '\t');
+  // One line (the test prints one): text after it must not reach the
+  // report, which prints a finding a line.
+  auto f = split(first_line(sec->output), '\t');
   if (f.size() >= 2 && f[0] == "ok") {
     r.connected = true;
     r.rtt_ms = std::strtod(f[1].c_str(), nullptr);  // a bad field reads as 0 ms
@@ -191,7 +193,7 @@ HostResult read_host_result(const std::string& host, const probe::Capture& c,
   if (const auto* d = c.ok("daemons"))
     for (auto line : split_lines(d->output))
       if (!trim(line).empty()) r.daemon_files.emplace_back(trim(line));
-  if (const auto* l = c.ok("location")) r.location = std::string(trim(l->output));
+  if (const auto* l = c.ok("location")) r.location = first_line(l->output);
   if (const auto* st = c.ok("state"))
     for (const auto& rec : netsetup::parse_state_records(st->output))
       if (rec.kind == "location") r.setup_location = rec.args[0];

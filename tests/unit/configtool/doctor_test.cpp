@@ -106,6 +106,18 @@ TEST_CASE("a cut link is down, with no route and a failed connect") {
         "TCP connect to 10.213.0.6:32322: ENETUNREACH (errno 101, Network is unreachable)");
 }
 
+TEST_CASE("what a host prints after the connect line or the location stays out of the report") {
+  // Found by fuzz.doctor: the rest of the output became part of the errno's
+  // text, and the report, which prints a finding a line, got two.
+  auto c = host_capture("Darwin");
+  sec(c, "connect_0", "fail\tENETUNREACH\t51\tNetwork is unreachable\t0.05\nstray\n", 1);
+  sec(c, "location", "Automatic\nstray\n");
+  auto r = read_host_result("h1", c, {link_hop()});
+  CHECK(find(judge_hops({link_hop()}, r, kMacTb, 32322), "connect").evidence ==
+        "TCP connect to 10.213.0.6:32322: ENETUNREACH (errno 51, Network is unreachable)");
+  CHECK(r.location == "Automatic");
+}
+
 TEST_CASE("macOS: a link hop whose route leaves by en0 (route -n get) is off its link") {
   Hop h{"studio-a", "en3", "studio-b", "192.168.1.1", "link", true};
   auto c = host_capture("Darwin");
