@@ -70,18 +70,16 @@ bool for_each_proc(F each) {
 long long proc_io(pid_t pid) {
   std::string text = read_file("/proc/" + std::to_string(pid) + "/io", 1023);
   long long sum = 0;
-  int found = 0;
   for (const char* key : {"rchar: ", "wchar: "}) {
     std::size_t at = text.find(key);
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos) return -1;
     at += std::strlen(key);
     auto value = distkit::parse_decimal<long long>(
         std::string_view(text).substr(at, text.find('\n', at) - at));
-    if (!value) continue;
+    if (!value) return -1;
     sum += *value;
-    ++found;
   }
-  return found == 2 ? sum : -1;
+  return sum;
 }
 
 #ifdef __APPLE__

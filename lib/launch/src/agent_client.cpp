@@ -87,7 +87,6 @@ std::future<AgentOpening> AgentClient::start_with_preflight(const std::string& l
     ended = std::move(agent_);  // an earlier preflight's channel, over
     unsent_.clear();
     agent_ended_ = aborted_ = abort_pending_ = false;
-    agent_exit_ = {};
     ended_why_.clear();
   }
   if (ended) ended->wait();
@@ -156,12 +155,7 @@ std::unique_ptr<AgentRankCommand> AgentClient::start_rank(const std::string& req
   if (!agent_ && !agent_ended_)
     throw std::logic_error("the host agent on " + host() + " was never started");
   if (agent_ended_)  // why, as its running ranks were told (on_agent_exit)
-    throw std::runtime_error("the host agent on " + host() + " has ended (" +
-                             (!ended_why_.empty() ? ended_why_
-                              : agent_exit_.error.empty()
-                                  ? "status " + std::to_string(agent_exit_.shell_status())
-                                  : agent_exit_.error) +
-                             ")");
+    throw std::runtime_error("the host agent on " + host() + " has ended (" + ended_why_ + ")");
   long id = next_id_++;
   slots_[id] = std::make_shared<Slot>(Slot{std::move(handlers), std::move(reports)});
   lock.unlock();
@@ -351,12 +345,13 @@ void AgentClient::on_agent_exit(const ssh::ExitInfo& e) {
   {
     std::lock_guard lock(mu_);
     agent_ended_ = true;
-    agent_exit_ = e;
     // With agent_ended_, not after it: a start() meanwhile must be told
     // this. Before the opening, with no rank on it, only a cause: a later
     // start() then gives the bare status. Ranks started before the opening
     // (a caller's bug) are lost below.
-    if (has_cause || !opening || !slots_.empty()) ended_why_ = why;
+    ended_why_ = has_cause || !opening || !slots_.empty()
+                     ? why
+                     : "status " + std::to_string(e.shell_status());
     for (auto& [id, s] : slots_)
       if (!s->ended) live.push_back(id);
   }

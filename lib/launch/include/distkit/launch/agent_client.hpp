@@ -147,8 +147,7 @@ class AgentClient : public std::enable_shared_from_this<AgentClient> {
   std::condition_variable cv_;
   std::unique_ptr<ssh::RunningCommand> agent_;
   bool agent_ended_ = false;
-  ssh::ExitInfo agent_exit_;
-  std::string ended_why_;  // why its ranks were lost, once it ended with ranks on it
+  std::string ended_why_;  // why it ended, as its ranks and a later start_rank are told
   long next_id_ = 0;
   std::map<long, std::shared_ptr<Slot>> slots_;
   // The channel's phases under start_with_preflight: the locator's lines

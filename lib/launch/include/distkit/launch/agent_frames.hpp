@@ -90,20 +90,9 @@ inline constexpr std::size_t max_header(Channel channel) {
 
 namespace detail {
 
-// One field from `rest` (up to the next space, or all of it for the
-// rest-of-line fields); false when it is not what `f` holds.
-inline bool take(Field f, std::string_view& rest, bool last, Header& h) {
-  std::string_view word = rest;
-  if (f != Field::secret && f != Field::signal) {
-    std::size_t sp = rest.find(' ');
-    if (last && sp != std::string_view::npos) return false;   // a field too many
-    if (!last && sp == std::string_view::npos) return false;  // one too few
-    word = rest.substr(0, sp);
-    rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
-  } else {
-    if (!last) return false;  // rest-of-line fields come last
-    rest = std::string_view();
-  }
+// `word` as the field `f` holds, into `h`; false when it is not one. Only
+// the rest-of-line fields (secret, signal) may hold a space.
+inline bool take(Field f, std::string_view word, Header& h) {
   switch (f) {
     case Field::id:
     case Field::protocol:
@@ -154,10 +143,16 @@ inline std::optional<Header> parse_header(Channel channel, std::string_view line
   h.kind = spec->kind;
   if (spec->first == Field::none) return line.size() == 1 ? std::optional(h) : std::nullopt;
   if (line.size() < 3 || line[1] != ' ') return std::nullopt;
-  std::string_view rest = line.substr(2);
-  bool two = spec->second != Field::none;
-  if (!detail::take(spec->first, rest, !two, h)) return std::nullopt;
-  if (two && !detail::take(spec->second, rest, true, h)) return std::nullopt;
+  // Two fields: split at the first space (neither first field holds one).
+  std::string_view first = line.substr(2), second;
+  if (spec->second != Field::none) {
+    const std::size_t sp = first.find(' ');
+    if (sp == std::string_view::npos) return std::nullopt;
+    second = first.substr(sp + 1);
+    first = first.substr(0, sp);
+  }
+  if (!detail::take(spec->first, first, h)) return std::nullopt;
+  if (spec->second != Field::none && !detail::take(spec->second, second, h)) return std::nullopt;
   return h;
 }
 
