@@ -504,12 +504,8 @@ int run_agent() {
   }
   // Three descriptors a rank: macOS's default soft limit (256) would stop a
   // host at ~80 ranks. Each rank gets the original (rank.hpp).
-  if (getrlimit(RLIMIT_NOFILE, &g_rank_nofile) == 0) {
-    rlimit raised = g_rank_nofile;
-    raised.rlim_cur = g_rank_nofile.rlim_max == RLIM_INFINITY ? 10240 : g_rank_nofile.rlim_max;
-    g_nofile_raised =
-        raised.rlim_cur > g_rank_nofile.rlim_cur && setrlimit(RLIMIT_NOFILE, &raised) == 0;
-  }
+  if (getrlimit(RLIMIT_NOFILE, &g_rank_nofile) == 0)
+    g_nofile_raised = posix::raise_open_files(RLIM_INFINITY) > g_rank_nofile.rlim_cur;
   // SIGCHLD too: a rank's end wakes the loop.
   std::optional<SignalPipe> signals;
   try {

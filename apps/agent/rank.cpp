@@ -163,7 +163,13 @@ void Rank::start(const std::string& secret) {
   ok = (forward_stdin_ ? posix::make_pipe(in_r, in_w)
                        : (in_r = posix::Fd(open("/dev/null", O_RDONLY | O_CLOEXEC))).valid()) &&
        posix::make_pipe(out_r, out_w) && posix::make_pipe(err_r, err_w);
-  if (!ok) return fail(126, std::string("cannot set up the rank's pipes: ") + std::strerror(errno));
+  if (!ok) {
+    const int e = errno;
+    return fail(126, std::string("cannot set up the rank's pipes: ") + std::strerror(e) +
+                         (e == EMFILE || e == ENFILE ? "; raise the open-file limit (ulimit -n) "
+                                                       "or run fewer ranks on this host"
+                                                     : ""));
+  }
   std::vector<std::string> envs = merged_env(env);
   std::vector<char*> envp;
   envp.reserve(envs.size() + 1);

@@ -6,7 +6,8 @@
 # temp dirs); ranks run under distkit-agent, the host agent: the one
 # beside distlaunch or, with --agent none, distlaunch's own copy in
 # the cache; one of another version is refused, never passed over;
-# --debug-log records the job.
+# --debug-log records the job; past the open-file limit a rank's error
+# says so.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -162,4 +163,14 @@ for bad in "--on-stall maybe" "--restart always" "--stall-timeout -1" "--max-res
   grep -q -- "$flag" "$WORK/err" || { cat "$WORK/err"; fail "no line naming $flag for $bad"; }
 done
 expect_line "$WORK/err" "distlaunch: error: --health-cmd excludes --health-url; see distlaunch --help"
+
+# More ranks than the agent's open-file limit serves (three descriptors a
+# rank): exit 126, the job stopped, and the rank's error names the limit.
+rc=0
+# shellcheck disable=SC3045 # ulimit -n: dash and macOS's sh have it
+(ulimit -n 64 && exec "$DL" --hosts 127.0.0.1 -n 40 -- sleep 5) >/dev/null 2>"$WORK/err" </dev/null ||
+  rc=$?
+expect_eq "$rc" 126 "exit status past the open-file limit"
+grep -q "cannot set up the rank's pipes: Too many open files; raise the open-file limit (ulimit -n) or run fewer ranks on this host$" \
+  "$WORK/err" || { cat "$WORK/err"; fail "no remedy for the open-file limit"; }
 echo PASS
