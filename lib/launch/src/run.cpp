@@ -223,9 +223,9 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<Ag
                           const LaunchOptions& o, const std::vector<std::string>& candidates,
                           const Services& s, ProgressBoard& board, const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
-  auto report = run_preflight(plan, agents, o.cwd.has_value(), o.preflight,
-                              o.record_dir || o.log_dir, candidates, own_agent_copy(),
-                              o.heartbeat_limit.count(), o.stall_limit.count() > 0);
+  auto report =
+      run_preflight(plan, agents, o.preflight, o.record_dir || o.log_dir, candidates,
+                    own_agent_copy(), o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
   mark_hosts(plan, report, board);
   print_problems(s.err, "distlaunch", report.problems);
