@@ -117,7 +117,7 @@ class Job {
   void health_loop();
   void health_failed(const std::string& what);
   int poll_timeout() const;
-  int poll_once();
+  void poll_once();
 
   const Plan& plan_;
   const std::vector<std::shared_ptr<AgentClient>>& agents_;
@@ -421,30 +421,20 @@ int Job::poll_timeout() const {
   return static_cast<int>(std::chrono::ceil<milliseconds>(left).count());
 }
 
-int Job::poll_once() {
-  pollfd fds[3];
-  nfds_t n = 0;
-  fds[n++] = {wake_rd_.get(), POLLIN, 0};
-  int sig_i = -1, in_i = -1;
-  if (signals_) {
-    sig_i = static_cast<int>(n);
-    fds[n++] = {signals_->fd(), POLLIN, 0};
-  }
-  if (stdin_open_) {
-    in_i = static_cast<int>(n);
-    fds[n++] = {o_.stdin_fd, POLLIN, 0};
-  }
-  int rc = poll(fds, n, poll_timeout());
-  if (rc <= 0) return rc;
+// poll() ignores an entry whose fd is negative: no signal pipe, stdin closed.
+void Job::poll_once() {
+  pollfd fds[3] = {{wake_rd_.get(), POLLIN, 0},
+                   {signals_ ? signals_->fd() : -1, POLLIN, 0},
+                   {stdin_open_ ? o_.stdin_fd : -1, POLLIN, 0}};
+  if (poll(fds, 3, poll_timeout()) <= 0) return;
   posix::drain_pipe(wake_rd_.get());
-  if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
+  if (fds[1].revents & POLLIN)
     for (int sig : signals_->drain()) {
       if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));
       carry_out(sig == SIGQUIT ? policy_.dump_requested(Steady::now())
                                : policy_.signal(sig, Steady::now()));
     }
-  if (in_i >= 0 && fds[in_i].revents) handle_stdin();
-  return rc;
+  if (fds[2].revents) handle_stdin();
 }
 
 JobResult Job::run() {
