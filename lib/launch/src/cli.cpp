@@ -24,12 +24,8 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "Drop-in for mlx.launch: distlaunch [flags] -- command [args...]");
   app.set_version_flag("--version", std::string("distlaunch ") + kVersion);
   app.add_option("--hosts", o.hosts, "Comma-separated hosts (names or IPs)");
-  app.add_option_function<int>(
-      "-n,--repeat-hosts",
-      [&o](int n) {
-        o.repeat_hosts = n;
-        o.repeat_hosts_given = true;
-      },
+  app.add_option(
+      "-n,--repeat-hosts", o.repeat_hosts,
       "Ranks per host (in place: a,a,b,b); inside a Slurm allocation, instead of its task layout");
   app.add_option("--hostfile", o.hostfile, "MLX hostfile (JSON)");
   app.add_option("--backend", o.backend, "ring, jaccl, jaccl-ring, nccl or mpi");

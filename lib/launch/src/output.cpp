@@ -9,24 +9,24 @@
 
 namespace distkit::launch {
 
+namespace {
+
+// Calls `f` with each line of `text` (its '\n' included; the last line may
+// have none).
+template <typename F>
+void each_line(std::string_view text, F f) {
+  for (size_t at = 0; at < text.size();) {
+    size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
+    f(text.substr(at, end - at));
+    at = end;
+  }
+}
+
+}  // namespace
+
 void LineAssembler::feed(std::string_view chunk,
                          const std::function<void(std::string_view)>& emit) {
-  size_t start = 0;
-  while (start < chunk.size()) {
-    size_t nl = chunk.find('\n', start);
-    if (nl == std::string_view::npos) {
-      partial_.append(chunk.substr(start));
-      return;
-    }
-    if (partial_.empty()) {
-      emit(chunk.substr(start, nl + 1 - start));
-    } else {
-      partial_.append(chunk.substr(start, nl + 1 - start));
-      emit(partial_);
-      partial_.clear();
-    }
-    start = nl + 1;
-  }
+  feed_runs(chunk, [&](std::string_view run) { each_line(run, emit); });
 }
 
 void LineAssembler::feed_runs(std::string_view chunk,
@@ -82,11 +82,7 @@ void OutputSink::line(int rank, Stream stream, std::string_view text) {
   std::string buf;
   if (rank >= 0 && static_cast<size_t>(rank) < prefixes_.size()) {
     const std::string& prefix = prefixes_[static_cast<size_t>(rank)];
-    for (size_t at = 0; at < text.size();) {
-      size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
-      buf.append(prefix).append(text.substr(at, end - at));
-      at = end;
-    }
+    each_line(text, [&](std::string_view l) { buf.append(prefix).append(l); });
   } else {
     buf.assign(text);
   }

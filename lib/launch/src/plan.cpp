@@ -220,7 +220,7 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
   plan.command = command_words(options.command, options.python);
   plan.cwd = options.cwd;
   plan.job_id = job_id;
-  std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts);
+  std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts.value_or(1));
   hostfile::require_jaccl_links(hosts, plan.backend,
                                 options.hostfile ? options.hostfile->string() : "--hosts");
   std::map<std::string, int> per_host;

@@ -109,8 +109,8 @@ std::optional<Problem> agent_problem(const std::string& host, const HostAnswer& 
   return found("no distkit-agent there (not copied)", "install distkit on " + host);
 }
 
-void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, bool cwd_required,
-                bool agent_running, PreflightReport& report) {
+void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, bool agent_running,
+                PreflightReport& report) {
   const AgentOpening& o = a.opening;
   auto fact = [&](const char* key) { return agent_frames::pair_value(o.facts, key); };
   report.hosts[host] = {fact("os"),
@@ -141,7 +141,7 @@ void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, 
          cmd.ends_with(".py")
              ? "run the script with its interpreter (python3 " + cmd + ", or --python PATH)"
              : std::string("install it there or give its full path")});
-  if (cwd_required && fact("cwd") == "missing")
+  if (fact("cwd") == "missing")  // only asked of a --cwd given
     report.problems.push_back({host, "cwd-missing",
                                "directory '" + plan.cwd.value_or("") + "' does not exist",
                                "create it there or fix --cwd"});
@@ -197,9 +197,8 @@ std::optional<AgentCopy> own_agent_copy() {
 }
 
 PreflightReport run_preflight(const Plan& plan,
-                              const std::vector<std::shared_ptr<AgentClient>>& agents,
-                              bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& candidates,
+                              const std::vector<std::shared_ptr<AgentClient>>& agents, bool check,
+                              bool want_commit, const std::vector<std::string>& candidates,
                               const std::optional<AgentCopy>& copy, long heartbeat_limit,
                               bool sample_progress) {
   const auto timeout = std::chrono::seconds(kPreflightTimeout);
@@ -278,7 +277,7 @@ PreflightReport run_preflight(const Plan& plan,
   PreflightReport report;
   for (size_t i = 0; i < agents.size(); ++i) {
     HostAnswer answer = results[i].get();  // before asking whether its agent runs
-    check_host(plan.hosts[i], answer, plan, cwd_required, agents[i]->running(), report);
+    check_host(plan.hosts[i], answer, plan, agents[i]->running(), report);
   }
   warn_drift("OS", &HostFacts::os, report);
   warn_drift("python", &HostFacts::python, report);

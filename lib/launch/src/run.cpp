@@ -62,7 +62,7 @@ Hosts load_hosts(const LaunchOptions& o) {
     // as -n gives), unless -n says how many.
     auto nodes = hostfile::parse_host_list(join(expand_slurm_nodelist(slurm), ","));
     std::vector<int> counts(nodes.size(), 1);
-    if (!o.repeat_hosts_given)
+    if (!o.repeat_hosts)
       counts = slurm_tasks_per_node(std::getenv("SLURM_TASKS_PER_NODE"),
                                     std::getenv("SLURM_NTASKS_PER_NODE"), nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i)
@@ -223,9 +223,9 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<Ag
                           const LaunchOptions& o, const std::vector<std::string>& candidates,
                           const Services& s, ProgressBoard& board, const DebugLog& log) {
   // The agents' timing follows from the heartbeat limit (agent_protocol.hpp).
-  auto report = run_preflight(plan, agents, o.cwd.has_value(), o.preflight,
-                              o.record_dir || o.log_dir, candidates, own_agent_copy(),
-                              o.heartbeat_limit.count(), o.stall_limit.count() > 0);
+  auto report =
+      run_preflight(plan, agents, o.preflight, o.record_dir || o.log_dir, candidates,
+                    own_agent_copy(), o.heartbeat_limit.count(), o.stall_limit.count() > 0);
   log_preflight(report, log);
   mark_hosts(plan, report, board);
   print_problems(s.err, "distlaunch", report.problems);
@@ -313,7 +313,8 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   }
   if (plan.backend == hostfile::Backend::mpi) {
     RunResult r;
-    r.exit_code = run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts), o);
+    r.exit_code =
+        run_mpi(plan, hostfile::repeat_hosts(hosts.model.hosts, o.repeat_hosts.value_or(1)), o);
     return r;
   }
   // Per-host progress until the ranks start (a live board on a TTY, event

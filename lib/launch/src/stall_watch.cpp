@@ -46,7 +46,6 @@ void StallWatch::progressed(Rank& r, Time now) {
 
 void StallWatch::output(size_t rank, Time now) {
   Rank& r = ranks_[rank];
-  r.any_output = true;
   r.last_output = now;
   progressed(r, now);
 }
@@ -94,7 +93,8 @@ std::vector<std::string> StallWatch::report(Time now) const {
   for (const auto& r : ranks_) {
     if (!r.running) continue;
     std::string line = "  rank " + std::to_string(r.name.rank) + " on " + r.name.host + ": ";
-    line += r.any_output ? "last output " + seconds(now - r.last_output) + " ago" : "no output yet";
+    line +=
+        r.last_output ? "last output " + seconds(now - *r.last_output) + " ago" : "no output yet";
     if (r.samples.size() < 2) {
       lines.push_back(line + "; I/O and CPU not sampled (no samples from its host yet)");
       continue;

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -48,15 +49,9 @@ struct RankState {
   std::string stacks_why;           // main thread: why stacks were asked
 };
 
-// What the host agents and the health check reported (other threads) for
-// the loop (main thread).
-struct Report {
-  enum class What { sample, stacks, health_failed };
-  What what = What::sample;
-  size_t rank = 0;
-  ProgressSample sample;
-  std::string text;  // stacks; how the health check failed
-};
+// What the host agents and the health check reported (other threads), as
+// the loop's work (main thread): what it tells the policy at `now`.
+using Report = std::function<SupervisorPolicy::Actions(Steady::time_point now)>;
 
 long long pair_number(const agent_frames::Pairs& p, std::string_view key) {
   return parse_digits(agent_frames::pair_value(p, key), 18).value_or(-1);
@@ -120,8 +115,9 @@ class Job {
   void ask_stacks(size_t i, const PolicyAction& a);
   void print_stacks(size_t i, const std::string& text);
   void health_loop();
+  void health_failed(const std::string& what);
   int poll_timeout() const;
-  int poll_once();
+  void poll_once();
 
   const Plan& plan_;
   const std::vector<std::shared_ptr<AgentClient>>& agents_;
@@ -159,10 +155,13 @@ void Job::start_rank(size_t i) {
     reports.on_progress = [this, i](const agent_frames::Pairs& p) {
       ProgressSample sample{pair_number(p, "io_bytes"), pair_number(p, "cpu_ms"),
                             pair_number(p, "heartbeat_ms")};
-      report({Report::What::sample, i, sample, {}});
+      report([this, i, sample](Steady::time_point now) { return policy_.sampled(i, sample, now); });
     };
     reports.on_stacks = [this, i](std::string_view text) {
-      report({Report::What::stacks, i, {}, std::string(text)});
+      report([this, i, text = std::string(text)](Steady::time_point now) {
+        print_stacks(i, text);
+        return policy_.stacks_came(i, now);
+      });
     };
     s.cmd = agents_[i]->start_rank(request, std::move(h), std::move(reports));
   } catch (const std::exception& e) {
@@ -314,17 +313,7 @@ void Job::handle_reports() {
     fresh.swap(reports_);
   }
   const auto now = Steady::now();
-  for (auto& r : fresh) {
-    if (r.what == Report::What::stacks) {
-      print_stacks(r.rank, r.text);
-      carry_out(policy_.stacks_came(r.rank, now));
-    } else if (r.what == Report::What::health_failed) {
-      if (o_.log) o_.log->line("job", "health check failed: " + r.text);
-      carry_out(policy_.health_failed(r.text, now));
-    } else {
-      carry_out(policy_.sampled(r.rank, r.sample, now));
-    }
-  }
+  for (auto& r : fresh) carry_out(r(now));
   for (size_t i = 0; i < ranks_.size(); ++i)
     if (ranks_[i]->output.exchange(false)) carry_out(policy_.output(i, now));
 }
@@ -361,7 +350,7 @@ void Job::health_loop() {
     try {
       cmd = agents_[0]->host_executor().start(o_.health_cmd, std::move(h));
     } catch (const std::exception& e) {
-      report({Report::What::health_failed, 0, {}, std::string("could not run it: ") + e.what()});
+      health_failed(std::string("could not run it: ") + e.what());
       return;
     }
     cmd->close_stdin();
@@ -385,9 +374,14 @@ void Job::health_loop() {
       if (!timed_out && !said.empty() && !said.front().empty())
         what += ": " + std::string(said.front());
     }
-    report({Report::What::health_failed, 0, {}, what});
+    health_failed(what);
     return;  // one failure is enough: the job stops, or was told to go on
   }
+}
+
+void Job::health_failed(const std::string& what) {
+  if (o_.log) o_.log->line("job", "health check failed: " + what);
+  report([this, what](Steady::time_point now) { return policy_.health_failed(what, now); });
 }
 
 void Job::handle_stdin() {
@@ -427,30 +421,20 @@ int Job::poll_timeout() const {
   return static_cast<int>(std::chrono::ceil<milliseconds>(left).count());
 }
 
-int Job::poll_once() {
-  pollfd fds[3];
-  nfds_t n = 0;
-  fds[n++] = {wake_rd_.get(), POLLIN, 0};
-  int sig_i = -1, in_i = -1;
-  if (signals_) {
-    sig_i = static_cast<int>(n);
-    fds[n++] = {signals_->fd(), POLLIN, 0};
-  }
-  if (stdin_open_) {
-    in_i = static_cast<int>(n);
-    fds[n++] = {o_.stdin_fd, POLLIN, 0};
-  }
-  int rc = poll(fds, n, poll_timeout());
-  if (rc <= 0) return rc;
+// poll() ignores an entry whose fd is negative: no signal pipe, stdin closed.
+void Job::poll_once() {
+  pollfd fds[3] = {{wake_rd_.get(), POLLIN, 0},
+                   {signals_ ? signals_->fd() : -1, POLLIN, 0},
+                   {stdin_open_ ? o_.stdin_fd : -1, POLLIN, 0}};
+  if (poll(fds, 3, poll_timeout()) <= 0) return;
   posix::drain_pipe(wake_rd_.get());
-  if (sig_i >= 0 && (fds[sig_i].revents & POLLIN))
+  if (fds[1].revents & POLLIN)
     for (int sig : signals_->drain()) {
       if (o_.log) o_.log->line("job", "distlaunch got SIG" + signal_name(sig));
       carry_out(sig == SIGQUIT ? policy_.dump_requested(Steady::now())
                                : policy_.signal(sig, Steady::now()));
     }
-  if (in_i >= 0 && fds[in_i].revents) handle_stdin();
-  return rc;
+  if (fds[2].revents) handle_stdin();
 }
 
 JobResult Job::run() {

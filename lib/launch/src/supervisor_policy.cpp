@@ -117,10 +117,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
   stall_.ended(e.rank);
   if (e.exit.ok()) {
     // A peer that left early may leave the others waiting for it forever.
-    if (!window_open_ && s_.exit_window.count() > 0) {
-      window_open_ = true;
-      window_deadline_ = now + s_.exit_window;
-    }
+    if (!window_deadline_ && s_.exit_window.count() > 0) window_deadline_ = now + s_.exit_window;
     return;
   }
   // The likelier cause than the first failure, if it came just after it
@@ -161,9 +158,8 @@ SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
     stopping_ = true;
     send_live(frame::signal(signal_name(sig)), false,
               "sent SIG" + signal_name(sig) + " (forwarded)", out);
-    soft_pending_ = true;
     soft_deadline_ = now + s_.grace;
-    hard_deadline_ = soft_deadline_ + s_.grace + kStopMargin;
+    hard_deadline_ = *soft_deadline_ + s_.grace + kStopMargin;
   } else if (!killed_) {
     out.push_back(note("distlaunch: killing every rank now"));
     send_live(frame::kill(), true, "told to stop now (KILL)", out);  // stopping_ since the first
@@ -179,8 +175,8 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
     send_live(frame::heartbeat(), false, "", out);
     next_heartbeat_ = now + s_.heartbeat_period;
   }
-  if (soft_pending_ && now >= soft_deadline_) {
-    soft_pending_ = false;
+  if (soft_deadline_ && now >= *soft_deadline_) {
+    soft_deadline_.reset();
     stop_all(now, out);
   }
   if (!stopping_ && s_.timeout.count() > 0 && now - started_ >= s_.timeout) {
@@ -201,7 +197,7 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
     final_stacks_ = false;
     stop_all(now, out);
   }
-  if (!stopping_ && window_open_ && now >= window_deadline_) {
+  if (!stopping_ && window_deadline_ && now >= *window_deadline_) {
     fail(1, "job: ranks still running " + std::to_string(s_.exit_window.count() / 1000) +
                 " s after another rank finished; stopping them (see --exit-window)");
     out.push_back(note("distlaunch: error: " + reason_));
@@ -218,9 +214,9 @@ SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {
 SupervisorPolicy::Time SupervisorPolicy::next_deadline() const {
   Time next = Time::max();
   if (running_) next = std::min(next, next_heartbeat_);
-  if (soft_pending_) next = std::min(next, soft_deadline_);
+  if (soft_deadline_) next = std::min(next, *soft_deadline_);
   if (!stopping_ && s_.timeout.count() > 0) next = std::min(next, started_ + s_.timeout);
-  if (!stopping_ && window_open_) next = std::min(next, window_deadline_);
+  if (!stopping_ && window_deadline_) next = std::min(next, *window_deadline_);
   if (running_ && !stopping_ && !stall_reported_) next = std::min(next, stall_.deadline());
   if (final_stacks_) next = std::min(next, stacks_deadline_);
   if (stopping_ && !final_stacks_) next = std::min(next, hard_deadline_);

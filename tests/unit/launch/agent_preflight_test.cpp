@@ -94,7 +94,7 @@ Result preflight_with(const std::vector<std::string>& candidates,
                       const Plan& plan = test::local_plan(1, {"true"})) {
   Result r;
   r.agent = std::make_shared<AgentClient>(std::make_shared<ssh::LocalExecutor>("localhost"));
-  r.report = run_preflight(plan, {r.agent}, true, true, false, candidates, copy, 5);
+  r.report = run_preflight(plan, {r.agent}, true, false, candidates, copy, 5);
   return r;
 }
 

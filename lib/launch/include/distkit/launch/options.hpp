@@ -26,8 +26,7 @@ struct LaunchOptions {
   // Where the ranks go (mlx.launch: --hosts / --hostfile / -n).
   std::optional<std::string> hosts;               // --hosts a,b,c
   std::optional<std::filesystem::path> hostfile;  // --hostfile
-  int repeat_hosts = 1;                           // -n/--repeat-hosts
-  bool repeat_hosts_given = false;                // -n given: beats a Slurm layout
+  std::optional<int> repeat_hosts;                // -n; unset: a Slurm layout, else 1
   std::optional<std::string> backend;             // --backend (beats hostfile)
   std::vector<std::string> env;                   // --env K=V (after hostfile envs)
   std::vector<std::string> mpi_args;              // --mpi-arg (backend mpi)

@@ -65,9 +65,8 @@ struct PreflightReport {
 // host's cache; `copy` is copied there when neither exists and the host's
 // system matches.
 PreflightReport run_preflight(const Plan& plan,
-                              const std::vector<std::shared_ptr<AgentClient>>& agents,
-                              bool cwd_required, bool check, bool want_commit,
-                              const std::vector<std::string>& candidates,
+                              const std::vector<std::shared_ptr<AgentClient>>& agents, bool check,
+                              bool want_commit, const std::vector<std::string>& candidates,
                               const std::optional<AgentCopy>& copy, long heartbeat_limit,
                               bool sample_progress = false);
 

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,7 @@ class StallWatch {
     RankName name;
     bool running = true;
     Time progress{};  // its newest progress
-    bool any_output = false;
-    Time last_output{};
+    std::optional<Time> last_output;
     // Samples covering the window, oldest first (one before it kept as the
     // baseline of the window's differences).
     std::deque<std::pair<Time, ProgressSample>> samples;

@@ -136,8 +136,8 @@ class SupervisorPolicy {
   int signal_ = 0;        // the first signal received
   bool killed_ = false;   // a second signal killed every rank
   bool running_ = false;  // ranks_started() was called
-  Time started_, next_heartbeat_, hard_deadline_, soft_deadline_, window_deadline_;
-  bool soft_pending_ = false, window_open_ = false;
+  Time started_, next_heartbeat_, hard_deadline_;
+  std::optional<Time> soft_deadline_, window_deadline_;  // the TERM after a signal; --exit-window
   StallWatch stall_;
   // A stall reported under --on-stall=dump: the next is reported only
   // after some progress.
