@@ -7,7 +7,7 @@
 # beside distlaunch or, with --agent none, distlaunch's own copy in
 # the cache; one of another version is refused, never passed over;
 # --debug-log records the job; past the open-file limit a rank's error
-# says so.
+# says so; a closed stdout (`| head`) ends the job with 141.
 . "$(dirname "$0")/launch_lib.sh"
 printf '%s\n' '{"backend": "", "envs": [], "hosts": [{"ssh": "127.0.0.1", "ips": ["127.0.0.1"], "rdma": []}]}' \
   > "$WORK/hostfile.json"
@@ -33,6 +33,18 @@ rc=0
 expect_eq "$rc" 3 "exit status"
 expect_line "$WORK/err" "distlaunch: error: rank 1 on 127.0.0.1 exited with status 3; stopping the other 3 running rank(s)"
 expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left"
+# Standard output closed by its reader (`| head -1`): the ranks get
+# SIGPIPE, as a pipeline's writer would, and distlaunch ends with 141 and
+# nothing on stderr (it once ran until killed, its writes failing).
+{
+  rc=0
+  "$DL" --hosts 127.0.0.1 -n 2 -- sh -c "while :; do echo $marker; done" 2>"$WORK/err" || rc=$?
+  echo "$rc" >"$WORK/rc"
+} | head -n 1 >"$WORK/out"
+expect_eq "$(cat "$WORK/rc")" 141 "exit status once stdout is closed"
+expect_eq "$(cat "$WORK/out")" "$marker" "the line head read"
+[ ! -s "$WORK/err" ] || { cat "$WORK/err"; fail "stderr once stdout is closed"; }
+expect_eq "$(pgrep -c -f "$marker" || true)" 0 "processes left once stdout is closed"
 # The same job with --debug-log: a timestamped line for each host's agent
 # (its hello, its end), each rank's start and end, each stop decision and
 # the result; mode 0600.

@@ -2,6 +2,7 @@
 #include "distkit/launch/output.hpp"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
@@ -86,9 +87,16 @@ void OutputSink::line(int rank, Stream stream, std::string_view text) {
   } else {
     buf.assign(text);
   }
-  std::lock_guard lock(mu_);
-  write_now(stream == Stream::out ? out_ : err_, buf);
-  log_locked(rank, text);
+  bool gone_now = false;
+  {
+    std::lock_guard lock(mu_);
+    if (stream == Stream::err)
+      write_now(err_, buf);
+    else if (!out_gone_ && !write_now(out_, buf) && errno == EPIPE)
+      gone_now = out_gone_ = true;
+    log_locked(rank, text);
+  }
+  if (gone_now && out_closed_) out_closed_();  // not under mu_: it takes the job's lock
 }
 
 void OutputSink::note(std::string_view text) {

@@ -85,6 +85,8 @@ class Job {
         sink_(o.out, o.err, o.tag_output, rank_hosts(plan), o.log_dir, o.append_logs),
         policy_(rank_names(plan), policy_settings(o)) {
     if (!posix::make_pipe(wake_rd_, wake_wr_, true)) throw std::runtime_error("pipe() failed");
+    sink_.set_out_closed(
+        [this] { report([this](Steady::time_point now) { return policy_.output_closed(now); }); });
     for (const auto& r : plan.ranks) {
       RankState& s = *ranks_.emplace_back(std::make_unique<RankState>());
       s.result.rank = r.rank;

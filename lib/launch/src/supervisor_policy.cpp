@@ -149,17 +149,9 @@ SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
   Actions out;
   final_stacks_ = false;  // a user's signal does not wait for stacks
   if (signal_ == 0) {
-    // The ranks get the signal itself first, the chance to end as they
-    // would if run by hand; TERM follows after the grace.
-    signal_ = sig;
-    fail(128 + sig, "interrupted by SIG" + signal_name(sig) + "; stopping every rank");
     out.push_back(note("distlaunch: SIG" + signal_name(sig) +
                        ": forwarded to every rank; again to kill them at once"));
-    stopping_ = true;
-    send_live(frame::signal(signal_name(sig)), false,
-              "sent SIG" + signal_name(sig) + " (forwarded)", out);
-    soft_deadline_ = now + s_.grace;
-    hard_deadline_ = *soft_deadline_ + s_.grace + kStopMargin;
+    forward(sig, now, out);
   } else if (!killed_) {
     out.push_back(note("distlaunch: killing every rank now"));
     send_live(frame::kill(), true, "told to stop now (KILL)", out);  // stopping_ since the first
@@ -167,6 +159,27 @@ SupervisorPolicy::Actions SupervisorPolicy::signal(int sig, Time now) {
     killed_ = true;
   }
   return out;
+}
+
+SupervisorPolicy::Actions SupervisorPolicy::output_closed(Time now) {
+  Actions out;
+  if (signal_ == 0) {
+    final_stacks_ = false;
+    forward(SIGPIPE, now, out);
+  }
+  return out;
+}
+
+// The ranks get the signal itself first, the chance to end as they would if
+// run by hand; TERM follows after the grace.
+void SupervisorPolicy::forward(int sig, Time now, Actions& out) {
+  signal_ = sig;
+  fail(128 + sig, "interrupted by SIG" + signal_name(sig) + "; stopping every rank");
+  stopping_ = true;
+  send_live(frame::signal(signal_name(sig)), false, "sent SIG" + signal_name(sig) + " (forwarded)",
+            out);
+  soft_deadline_ = now + s_.grace;
+  hard_deadline_ = *soft_deadline_ + s_.grace + kStopMargin;
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::tick(Time now) {

@@ -11,9 +11,9 @@ bool is_tty(std::FILE* stream) {
   return ::isatty(::fileno(stream)) == 1;
 }
 
-void write_now(std::FILE* stream, std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stream);
-  std::fflush(stream);
+bool write_now(std::FILE* stream, std::string_view text) {
+  const bool written = std::fwrite(text.data(), 1, text.size(), stream) == text.size();
+  return std::fflush(stream) == 0 && written;
 }
 
 bool use_color(std::FILE* stream) {

@@ -325,6 +325,22 @@ TEST_CASE("a second signal kills every rank at once and aborts them 500 ms later
   CHECK(p.exit_code() == 130);
 }
 
+TEST_CASE("a closed standard output is SIGPIPE to every live rank, silently; exit 141",
+          "[launch][policy]") {
+  auto p = started(3);
+  exited(p, 1, status(0), t(1s));
+  auto a = p.output_closed(t(2s));
+  CHECK(notes(a).empty());  // a `| head` that has what it wanted is no error
+  CHECK(sent(a, frame::signal("PIPE")) == Ranks{0, 2});
+  CHECK(p.exit_code() == 141);
+  CHECK(p.interrupted());                 // not restarted: the reader is gone
+  CHECK(p.output_closed(t(3s)).empty());  // every later write fails too: once
+  CHECK(sent(p.tick(t(5s)), frame::terminate()) == Ranks{0, 2});
+  auto b = p.signal(SIGINT, t(6s));  // a Ctrl-C then kills at once
+  CHECK(notes(b) == std::vector<std::string>{"distlaunch: killing every rank now"});
+  CHECK(p.exit_code() == 141);
+}
+
 TEST_CASE("a signal after the job failed still reaches the ranks; the failure stays the cause",
           "[launch][policy]") {
   auto p = started(3);

@@ -49,8 +49,11 @@ class OutputSink {
   OutputSink& operator=(const OutputSink&) = delete;
 
   // Writes whole lines (each ending in '\n', in one write; with `tag`,
-  // each prefixed); thread-safe.
+  // each prefixed); thread-safe. Once `out` is a pipe whose reader has
+  // left (EPIPE), ranks' stdout lines only reach their log files, and
+  // `closed` (set_out_closed) is called, once, on the writing thread.
   void line(int rank, Stream stream, std::string_view text);
+  void set_out_closed(std::function<void()> closed) { out_closed_ = std::move(closed); }
   // A diagnostic of distlaunch itself on `err` (never tagged, not logged).
   void note(std::string_view text);
   // A rank's stacks (lines ending in '\n'): on `err` like a note, and in
@@ -65,6 +68,8 @@ class OutputSink {
   std::FILE* err_;
   std::vector<std::string> prefixes_;  // per rank; empty when not tagging
   std::vector<std::FILE*> logs_;
+  std::function<void()> out_closed_;
+  bool out_gone_ = false;  // under mu_
 };
 
 }  // namespace distkit::launch

@@ -80,6 +80,9 @@ class SupervisorPolicy {
   Actions exited(std::vector<RankExit> exits, Time now);
   // SIGINT, SIGTERM or SIGHUP to the launcher.
   Actions signal(int sig, Time now);
+  // The launcher's standard output was closed (`distlaunch ... | head`):
+  // as SIGPIPE, but silent, as a program writing to the pipe would end.
+  Actions output_closed(Time now);
   // Deadlines due at `now`: heartbeats, grace, timeout, exit window,
   // stall, the wait for stacks, abort.
   Actions tick(Time now);
@@ -97,7 +100,8 @@ class SupervisorPolicy {
   int exit_code() const { return exit_code_; }
   // The job was stopped on a stall or a failed health check.
   bool stalled() const { return stalled_; }
-  // The job was stopped by a signal to the launcher (a user's Ctrl-C).
+  // The job was stopped by a signal to the launcher (a user's Ctrl-C), or
+  // its standard output was closed.
   bool interrupted() const { return signal_ != 0; }
   const std::string& reason() const { return reason_; }  // "" when ok
   bool stopping() const { return stopping_; }
@@ -121,6 +125,7 @@ class SupervisorPolicy {
   void for_live(PolicyAction a, Actions& out);
   void send_live(const std::string& frame, bool stop, const std::string& what, Actions& out);
   void stop_all(Time now, Actions& out);
+  void forward(int sig, Time now, Actions& out);
   void fail(int code, std::string reason);
   void ask_stacks(const std::string& why, bool final, Actions& out);
   void stop_after_stacks(const std::string& why, Time now, Actions& out);

@@ -10,8 +10,9 @@ namespace distkit {
 
 bool is_tty(std::FILE* stream);
 
-// Writes `text` and flushes: what a user or a pipe must see now.
-void write_now(std::FILE* stream, std::string_view text);
+// Writes `text` and flushes: what a user or a pipe must see now. False
+// when it could not (errno says why: EPIPE for a reader that has left).
+bool write_now(std::FILE* stream, std::string_view text);
 
 // True when `stream` is a TTY and NO_COLOR is unset or empty (per the
 // NO_COLOR convention, any non-empty value disables colour).
