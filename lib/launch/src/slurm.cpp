@@ -32,6 +32,9 @@ std::vector<std::string> expand_ranges(std::string_view inside, std::string_view
     if (!first || !last) bad(list, "'" + part + "' is not a number or range");
     if (*last < *first || *last - *first >= static_cast<long>(kMaxNodes))
       bad(list, "range '" + part + "' is backwards or too large");
+    // The parts of one bracket add up ("n[0-99999,0-99999,...]").
+    if (out.size() + static_cast<size_t>(*last - *first) >= kMaxNodes)
+      bad(list, "more than 100000 nodes");
     for (long v = *first; v <= *last; ++v) {
       std::string s = std::to_string(v);
       if (s.size() < lo.size()) s.insert(0, lo.size() - s.size(), '0');

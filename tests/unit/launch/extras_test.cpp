@@ -63,6 +63,13 @@ TEST_CASE("a Slurm node list expands to at most 100000 nodes", "[launch][slurm]"
   CHECK(usage_text_of([] { expand_slurm_nodelist("a[1-99999]b[1-99999]"); }) ==
         "SLURM_JOB_NODELIST: cannot expand 'a[1-99999]b[1-99999]': more than 100000 nodes; give "
         "the hosts with --hosts or --hostfile");
+  // The parts of one bracket add up before any name is made (50 parts of
+  // 100000 each would be 5 million names).
+  std::string parts = "n[0-99999";
+  for (int i = 0; i < 49; ++i) parts += ",0-99999";
+  CHECK(usage_text_of([&] { expand_slurm_nodelist(parts + "]"); }) ==
+        "SLURM_JOB_NODELIST: cannot expand '" + parts +
+            "]': more than 100000 nodes; give the hosts with --hosts or --hostfile");
   CHECK(usage_text_of([] { expand_slurm_nodelist("n[0-99999],login"); }) ==
         "SLURM_JOB_NODELIST: cannot expand 'n[0-99999],login': more than 100000 nodes; give the "
         "hosts with --hosts or --hostfile");
