@@ -3,6 +3,7 @@
 // a limit it cannot raise, or descriptors that run out anyway, fail at once
 // with the remedy, not after the connect timeout. The hard-limit cases run
 // in a child process: a lowered hard limit cannot be raised again.
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,7 +91,8 @@ TEST_CASE("descriptors that run out anyway fail at once with the remedy", "[runt
   // The limit fits the sockets, but the program has used every descriptor:
   // the first socket() fails with EMFILE, which is not waited on.
   CHECK(in_child_with_limit(96, [] {
-          while (dup(0) >= 0) {
+          const int any = open("/dev/null", O_RDONLY);  // stdin may be closed
+          while (dup(any) >= 0) {
           }
           return expect_fd_limit_error();
         }) == 0);
