@@ -1,6 +1,9 @@
 // Line assembly and the single writer for rank output (see output.hpp).
 #include "distkit/launch/output.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 
@@ -11,6 +14,16 @@
 namespace distkit::launch {
 
 namespace {
+
+// `out`'s reader has left: what stdio still holds, and its flush at exit,
+// go to /dev/null. glibc drops a failed write's bytes; macOS keeps them,
+// and its flush at exit, when SIGPIPE is no longer ignored, would kill us.
+void drop_output(std::FILE* out) {
+  const int fd = fileno(out), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (fd >= 0 && null >= 0) dup2(null, fd);
+  if (null >= 0) close(null);
+  std::clearerr(out);
+}
 
 // Calls `f` with each line of `text` (its '\n' included; the last line may
 // have none).
@@ -92,8 +105,10 @@ void OutputSink::line(int rank, Stream stream, std::string_view text) {
     std::lock_guard lock(mu_);
     if (stream == Stream::err)
       write_now(err_, buf);
-    else if (!out_gone_ && !write_now(out_, buf) && errno == EPIPE)
+    else if (!out_gone_ && !write_now(out_, buf) && errno == EPIPE) {
       gone_now = out_gone_ = true;
+      drop_output(out_);
+    }
     log_locked(rank, text);
   }
   if (gone_now && out_closed_) out_closed_();  // not under mu_: it takes the job's lock

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -97,6 +98,10 @@ inline bool write_all(int fd, std::string_view data) {
 // unlimited: macOS refuses more). macOS shells start at 256. Returns the
 // soft limit in force afterwards (0 when it cannot be read).
 inline rlim_t raise_open_files(rlim_t want) {
+  // Ranks as threads of one process raise it together: one at a time, so
+  // that none lowers what another raised.
+  static std::mutex one_at_a_time;
+  std::lock_guard lock(one_at_a_time);
   rlimit now{};
   if (getrlimit(RLIMIT_NOFILE, &now) != 0) return 0;
   const rlim_t cap = now.rlim_max == RLIM_INFINITY ? 10240 : now.rlim_max;
