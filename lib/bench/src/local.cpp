@@ -109,13 +109,9 @@ int run_local_threads(const Options& opt, int ranks, std::ostream& out) {
   // Every rank's sockets are this one process's: a socket per peer and a
   // listener each, N² in all (each rank raises the limit for its own only).
   const auto sockets = static_cast<rlim_t>(ranks) * static_cast<rlim_t>(ranks);
-  const rlim_t limit = posix::raise_open_files(sockets + 256);
-  if (limit != 0 && limit < sockets + 32)
-    throw rt::Error(rt::ErrorCode::system,
-                    "--threads " + std::to_string(ranks) + ": needs " + std::to_string(sockets) +
-                        " sockets, and the open-file limit is " + std::to_string(limit) +
-                        "; raise it (ulimit -n " + std::to_string(sockets + 256) +
-                        "), or run fewer ranks");
+  const std::string refusal =
+      posix::reserve_sockets(sockets, "--threads " + std::to_string(ranks), "run fewer ranks");
+  if (!refusal.empty()) throw rt::Error(rt::ErrorCode::system, refusal);
   rt::Config base;
   base.endpoints = loopback_endpoints(ranks);
   base.secret.resize(32);

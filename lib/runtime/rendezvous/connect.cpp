@@ -130,13 +130,10 @@ void ensure_descriptors(const Config& cfg) {
       cfg.rank + 1 < cfg.size() ? cfg.endpoints[static_cast<size_t>(cfg.rank)].size() : 0;
   for (int p = 0; p < cfg.size(); ++p)
     if (p != cfg.rank) sockets += static_cast<rlim_t>(stripes_between(cfg, cfg.rank, p));
-  const rlim_t limit = posix::raise_open_files(sockets + 256);
-  if (limit != 0 && limit < sockets + 32)
-    throw Error(ErrorCode::system,
-                "rank " + std::to_string(cfg.rank) + ": needs " + std::to_string(sockets) +
-                    " sockets, and the open-file limit is " + std::to_string(limit) +
-                    "; raise it (ulimit -n " + std::to_string(sockets + 256) +
-                    "), or use fewer ranks a host or stripes (DISTKIT_MAX_STRIPES)");
+  const std::string refusal =
+      posix::reserve_sockets(sockets, "rank " + std::to_string(cfg.rank),
+                             "use fewer ranks a host or stripes (DISTKIT_MAX_STRIPES)");
+  if (!refusal.empty()) throw Error(ErrorCode::system, refusal);
 }
 
 }  // namespace

@@ -112,6 +112,18 @@ inline rlim_t raise_open_files(rlim_t want) {
   return setrlimit(RLIMIT_NOFILE, &raised) == 0 ? raised.rlim_cur : now.rlim_cur;
 }
 
+// Makes room for `sockets` descriptors on top of what the program has open
+// (256 of room asked for, 32 enough), raising the soft limit. Returns ""
+// or, when the hard limit is too low, the one-line refusal for `who`
+// ending in `remedy`: the caller throws it as its own error.
+inline std::string reserve_sockets(rlim_t sockets, std::string_view who, std::string_view remedy) {
+  const rlim_t limit = raise_open_files(sockets + 256);
+  if (limit == 0 || limit >= sockets + 32) return "";
+  return std::string(who) + ": needs " + std::to_string(sockets) +
+         " sockets, and the open-file limit is " + std::to_string(limit) +
+         "; raise it (ulimit -n " + std::to_string(sockets + 256) + "), or " + std::string(remedy);
+}
+
 // Monotonic seconds, for timeouts.
 inline double now_seconds() {
   timespec ts;
