@@ -80,7 +80,11 @@ Rank::Rank(const distkit::agent_frames::StartRequest& request, long heartbeat_li
 }
 
 void Rank::say(const std::string& msg) {
-  said += "distlaunch: rank " + name_ + " on " + host_ + ": " + msg + "\n";
+  // The host as the hostfile names it, as distlaunch's own lines do; the
+  // machine's own name (host_) only where no launcher sent one.
+  const std::string where = env_value(env_, "DISTKIT_HOST");
+  said +=
+      "distlaunch: rank " + name_ + " on " + (where.empty() ? host_ : where) + ": " + msg + "\n";
 }
 
 void Rank::fail(int code, const std::string& msg) {
