@@ -106,7 +106,12 @@ std::optional<Problem> agent_problem(const std::string& host, const HostAnswer& 
                  "check the space and permissions of ~/.cache/distkit there, or install "
                  "distkit on " +
                      host);
-  return found("no distkit-agent there (not copied)", "install distkit on " + host);
+  // Stored, yet not found runnable when located again: the cache's file
+  // system does not run programs (mounted noexec, as homes can be).
+  return found(
+      "distlaunch's own distkit-agent was copied to ~/.cache/distkit there, and cannot "
+      "run from it (is that file system mounted noexec?)",
+      "install distkit on " + host + ", or name its distkit-agent with --agent");
 }
 
 void check_host(const std::string& host, const HostAnswer& a, const Plan& plan, bool agent_running,

@@ -209,6 +209,36 @@ TEST_CASE("a copy the host cannot store is refused with what the host said",
                   "distkit on localhost") != std::string::npos);
 }
 
+TEST_CASE("a copy the host stores but cannot run is refused saying so", "[launch][preflight]") {
+  Cache cache;
+  // The cache on a file system mounted noexec: the copy is stored, and the
+  // locator, asked again, finds nothing it can run.
+  struct NoExec {
+    std::string dir;
+    bool mounted = false;
+    explicit NoExec(const fs::path& at) : dir(at.string()) {
+      const std::string mount = "mount -t tmpfs -o noexec,size=64m tmpfs " + dir + " 2>/dev/null";
+      mounted = std::system(mount.c_str()) == 0;
+    }
+    ~NoExec() {
+      const std::string umount = "umount " + dir;
+      if (mounted && std::system(umount.c_str()) != 0) WARN("could not unmount " + dir);
+    }
+  };
+  NoExec noexec(cache.dir);
+  if (!noexec.mounted) {
+    WARN("cannot mount a noexec tmpfs here (needs root on Linux); not checked");
+    return;
+  }
+  auto r = preflight_with({"/nonexistent/distkit-agent"}, own_copy(this_system()));
+  CHECK_FALSE(r.agent->running());
+  CHECK(lines(r.report, "no-agent") ==
+        std::vector<std::string>{
+            "localhost: distlaunch's own distkit-agent was copied to ~/.cache/distkit there, and "
+            "cannot run from it (is that file system mounted noexec?); install distkit on "
+            "localhost, or name its distkit-agent with --agent"});
+}
+
 TEST_CASE("an agent of another protocol is refused with the remedy, never passed over",
           "[launch][preflight]") {
   Cache cache;
