@@ -176,6 +176,16 @@ for bad in "--on-stall maybe" "--restart always" "--stall-timeout -1" "--max-res
 done
 expect_line "$WORK/err" "distlaunch: error: --health-cmd excludes --health-url; see distlaunch --help"
 
+# A failing health command's first line with words is its reason, past
+# blank lines: 124, the rank stopped.
+rc=0
+"$DL" --hosts 127.0.0.1 --grace 1 --health-interval 1 \
+  --health-cmd "printf '\\n  model server: out of memory\\n'; exit 1" -- sleep 8$$ \
+  >/dev/null 2>"$WORK/err" </dev/null || rc=$?
+expect_eq "$rc" 124 "exit status of a failing health command"
+expect_line "$WORK/err" "distlaunch: error: job: the health check failed ('printf '\\n  model server: out of memory\\n'; exit 1' exited with status 1: model server: out of memory); stopping every rank"
+expect_eq "$(pgrep -c -f "sleep 8$$" || true)" 0 "rank processes left after the health check"
+
 # More ranks than the agent's open-file limit serves (three descriptors a
 # rank): exit 126, the job stopped, and the rank's error names the limit.
 rc=0

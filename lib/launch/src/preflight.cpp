@@ -269,8 +269,7 @@ PreflightReport run_preflight(const Plan& plan,
         std::string why = up.exit.error;
         if (why.empty()) {
           why = "status " + std::to_string(up.exit.shell_status());
-          auto said = split_lines(up.err);
-          if (!said.empty() && !said.front().empty()) why += ": " + std::string(said.front());
+          if (auto said = first_line(up.err); !said.empty()) why += ": " + said;
         }
         return a.copy = Copy::failed, a.copy_failure = "failed (" + why + ")", a;
       }

@@ -372,9 +372,7 @@ void Job::health_loop() {
       what = "'" + o_.health_cmd + "' " +
              (timed_out ? "did not finish in " + std::to_string(o_.health_interval.count()) + " s"
                         : describe_exit(*check->exit));
-      auto said = split_lines(check->out);
-      if (!timed_out && !said.empty() && !said.front().empty())
-        what += ": " + std::string(said.front());
+      if (auto said = first_line(check->out); !timed_out && !said.empty()) what += ": " + said;
     }
     health_failed(what);
     return;  // one failure is enough: the job stops, or was told to go on
