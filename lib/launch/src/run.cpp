@@ -113,10 +113,7 @@ std::vector<std::string> agent_candidates(const std::optional<std::string>& opti
 }
 
 RankSettings rank_settings(const LaunchOptions& o) {
-  RankSettings w{.grace = o.grace,
-                 .heartbeat_limit = o.heartbeat_limit,
-                 .cwd = o.cwd,
-                 .cwd_required = o.cwd.has_value()};
+  RankSettings w{.grace = o.grace, .cwd = o.cwd, .cwd_required = o.cwd.has_value()};
   std::error_code ec;
   if (!o.cwd)
     if (auto here = std::filesystem::current_path(ec); !ec) w.cwd = here.string();

@@ -141,7 +141,7 @@ inline StartedRank start_request(AgentClient& agent, const std::string& request,
 // `agent_command` (the host agent, or a stand-in), as distlaunch runs them.
 inline Run run_local(const Plan& plan, SuperviseOptions o = quiet_options(),
                      const std::string& agent_command = real_agent_command()) {
-  auto ex = local_agent(o.ranks.heartbeat_limit, agent_command);
+  auto ex = local_agent(std::chrono::seconds(5), agent_command);  // distlaunch's default
   return run_on(plan, std::move(o), ex);
 }
 

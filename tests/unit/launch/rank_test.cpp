@@ -32,17 +32,20 @@ using namespace std::chrono;
 
 namespace {
 
+// The agent's heartbeat limit in these tests (distlaunch sends it in the
+// agent's timing; 5 s by default): short, so the rank's watchdogs speak.
+constexpr seconds kHeartbeatLimit{2};
+
 // Runs rank `rank` of `plan` through a real host agent on this machine,
 // through AgentClient, as distlaunch runs every rank.
 test::StartedRank start_rank(const Plan& plan, RankSettings ws, const std::string& redirect = "",
                              size_t rank = 0) {
   // The ranks' stderr reaches us framed on the agent's stdout: a redirect
   // of stderr applies to that, and a stand-in's opening then answers for
-  // the agent. Its timing is the job's (fast(): a 2 s heartbeat limit), as
-  // distlaunch sends it, so the rank's watchdogs speak.
+  // the agent. Its timing is sent as distlaunch sends it.
   std::string r = redirect.rfind(" 2>", 0) == 0 ? " >" + redirect.substr(3) : redirect;
-  auto agent = test::local_agent(ws.heartbeat_limit, (r.empty() ? "" : test::stand_in_opening()) +
-                                                         test::real_agent_command() + r);
+  auto agent = test::local_agent(kHeartbeatLimit, (r.empty() ? "" : test::stand_in_opening()) +
+                                                      test::real_agent_command() + r);
   return test::start_request(
       *agent, agent_frames::encode_request(rank_request(plan, plan.ranks[rank], ws)));
 }
@@ -50,7 +53,6 @@ test::StartedRank start_rank(const Plan& plan, RankSettings ws, const std::strin
 RankSettings fast() {
   RankSettings ws;
   ws.grace = milliseconds(2000);  // generous: ps is slow on a loaded machine
-  ws.heartbeat_limit = seconds(2);
   return ws;
 }
 

@@ -22,7 +22,6 @@ namespace distkit::launch {
 
 struct RankSettings {
   std::chrono::milliseconds grace{3000};    // TERM -> KILL
-  std::chrono::seconds heartbeat_limit{5};  // silence before the rank is killed
   std::optional<std::string> cwd;           // directory to run in
   bool cwd_required = false;                // false: stay put when it is absent
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
