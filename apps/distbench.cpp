@@ -24,12 +24,19 @@ bench::Options to_options(const Flags& f, bench::Options o) {
   o.min_bytes = bench::parse_size(f.b, "-b/--minbytes");
   o.max_bytes = bench::parse_size(f.e, "-e/--maxbytes");
   if (o.min_bytes > o.max_bytes)
-    throw rt::Error(rt::ErrorCode::invalid_argument, "-b/--minbytes: larger than -e/--maxbytes");
-  if (o.factor <= 1.0)
-    throw rt::Error(rt::ErrorCode::invalid_argument, "-f/--stepfactor: must be above 1");
-  if (!rt::parse_dtype(f.dtype, o.dtype))
     throw rt::Error(rt::ErrorCode::invalid_argument,
-                    "-d/--datatype: unknown type '" + f.dtype + "'");
+                    "-b/--minbytes: " + f.b + " is larger than -e/--maxbytes " + f.e +
+                        "; give a smallest size no larger than the largest");
+  if (!(o.factor > 1.0))  // NaN too
+    throw rt::Error(rt::ErrorCode::invalid_argument,
+                    "-f/--stepfactor: must be above 1; e.g. -f 2 doubles the size each row");
+  if (!rt::parse_dtype(f.dtype, o.dtype)) {
+    std::string names;
+    for (int t = 0; t <= static_cast<int>(rt::DType::complex64); ++t)
+      names += std::string(names.empty() ? "" : ", ") + rt::dtype_name(static_cast<rt::DType>(t));
+    throw rt::Error(rt::ErrorCode::invalid_argument,
+                    "-d/--datatype: unknown type '" + f.dtype + "'; use one of " + names);
+  }
   if (!rt::parse_reduce_op(f.op, o.op))
     throw rt::Error(rt::ErrorCode::invalid_argument,
                     "-o/--op: unknown op '" + f.op + "'; use sum, prod, max or min");
@@ -90,7 +97,10 @@ int main(int argc, char** argv) {
           // The root is checked before any rank prints, threads or not.
           auto check_root = [&](int size) {
             if (opt.root < 0 || opt.root >= size)
-              throw rt::Error(rt::ErrorCode::invalid_argument, "-r/--root: not a rank of this job");
+              throw rt::Error(rt::ErrorCode::invalid_argument,
+                              "-r/--root: " + std::to_string(opt.root) +
+                                  " is not a rank of this job; give one of 0 to " +
+                                  std::to_string(size - 1));
           };
           if (f.threads > 0) {
             check_root(f.threads);

@@ -18,8 +18,18 @@ usage() {
     { cat "$WORK/err" >&2; echo "FAIL: distbench $*: expected '$expected'"; exit 1; }
 }
 
-usage "distbench: error: -r/--root: not a rank of this job" --threads 2 -r 5 -t broadcast
-usage "distbench: error: -r/--root: not a rank of this job" --threads 2 -r -1 -t broadcast
+usage "distbench: error: -r/--root: 5 is not a rank of this job; give one of 0 to 1" \
+  --threads 2 -r 5 -t broadcast
+usage "distbench: error: -r/--root: -1 is not a rank of this job; give one of 0 to 2" \
+  --threads 3 -r -1 -t broadcast
+usage "distbench: error: -b/--minbytes: 1K is larger than -e/--maxbytes 8; give a smallest size no larger than the largest" \
+  --threads 2 -b 1K -e 8
+usage "distbench: error: -f/--stepfactor: must be above 1; e.g. -f 2 doubles the size each row" \
+  --threads 2 -f 1
+usage "distbench: error: -f/--stepfactor: must be above 1; e.g. -f 2 doubles the size each row" \
+  --threads 2 -f nan
+usage "distbench: error: -d/--datatype: unknown type 'fp32'; use one of bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, complex64" \
+  --threads 2 -d fp32
 usage "distbench: error: -b/--minbytes: '12X' is not a size; use bytes with an optional K, M or G" \
   --threads 2 -b 12X
 

@@ -22,8 +22,11 @@ std::vector<size_t> sizes(const Options& o, Test t) {
   std::vector<size_t> out;
   for (size_t s = o.min_bytes; s <= o.max_bytes;) {
     out.push_back(s);
-    auto next = static_cast<size_t>(static_cast<double>(s) * o.factor);
-    s = std::max(next, s + 1);
+    // Compared before the cast: a product past size_t's range (-f 1e300,
+    // -f inf) has no defined conversion.
+    const double next = static_cast<double>(s) * o.factor;
+    if (next > static_cast<double>(o.max_bytes)) break;
+    s = std::max(static_cast<size_t>(next), s + 1);
   }
   return out;
 }

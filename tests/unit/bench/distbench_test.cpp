@@ -1,5 +1,6 @@
 // distbench in-process with thread ranks over loopback: the nccl-tests table,
 // the JSON document, result checking and the exit status.
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -136,6 +137,23 @@ TEST_CASE("every test checks clean for several dtypes on three ranks", "[bench]"
     INFO(rt::dtype_name(t));
     CHECK(run_local_threads(o, 3, out) == 0);
     CHECK(out.str().find("FAILED") == std::string::npos);
+  }
+}
+
+TEST_CASE("a step factor past size_t's range gives the smallest size only", "[bench]") {
+  // s * factor above SIZE_MAX had no defined conversion back to a size.
+  for (double factor : {1e300, std::numeric_limits<double>::infinity()}) {
+    auto o = small({Test::all_reduce});
+    o.factor = factor;
+    std::ostringstream out;
+    CHECK(run_local_threads(o, 2, out) == 0);
+    int rows = 0;
+    for (const auto& l : lines(out.str()))
+      if (!l.empty() && l[0] != '#') {
+        CHECK(fields(l)[0] == "8");
+        ++rows;
+      }
+    CHECK(rows == 1);
   }
 }
 
