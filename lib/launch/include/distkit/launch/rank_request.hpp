@@ -21,9 +21,9 @@
 namespace distkit::launch {
 
 struct RankSettings {
-  std::chrono::milliseconds grace{3000};    // TERM -> KILL
-  std::optional<std::string> cwd;           // directory to run in
-  bool cwd_required = false;                // false: stay put when it is absent
+  std::chrono::milliseconds grace{3000};  // TERM -> KILL
+  std::optional<std::string> cwd;         // directory to run in
+  bool cwd_required = false;              // false: stay put when it is absent
   // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
