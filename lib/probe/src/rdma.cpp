@@ -26,21 +26,12 @@ std::vector<RdmaDevice> parse_ibv_devices(std::string_view text) {
   return out;
 }
 
+// The plain listing is the verbose one without GID lines: each port's
+// "port:" line comes before its "state:" line in both.
 std::vector<RdmaPortState> parse_ibv_devinfo(std::string_view text) {
   std::vector<RdmaPortState> out;
-  std::string device;
-  int port = 1;
-  for (std::string_view line : split_lines(text)) {
-    auto w = split_words(line);
-    for (size_t i = 0; i + 1 < w.size(); ++i) {
-      if (w[i] == "hca_id:")
-        device = w[i + 1], port = 1;
-      else if (w[i] == "port:")
-        port = port_number(w[i + 1]);
-      else if (w[i] == "state:" && !device.empty())
-        out.push_back({device, port, w[i + 1]});
-    }
-  }
+  for (auto& p : parse_ibv_devinfo_verbose(text))
+    if (!p.port.state.empty()) out.push_back(std::move(p.port));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "connect_failure.hpp"
+#include "distkit/util/strings.hpp"
 
 namespace distkit::ssh::detail {
 namespace {
@@ -72,12 +73,7 @@ KnownHosts::KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files
 
 void KnownHosts::add_lines(std::string_view text) {
   if (!kh_) return;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string line(
-        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  for (std::string line : split(text, '\n')) {
     if (line.empty() || line[0] == '#' || line[0] == '@') continue;
     line += '\n';
     libssh2_knownhost_readline(kh_, line.c_str(), line.size(), LIBSSH2_KNOWNHOST_FILE_OPENSSH);

@@ -109,10 +109,10 @@ struct ConfigParser {
       std::vector<std::string> args(words.begin() + 1, words.end());
       if (args.empty()) bad_line(where, "'" + words[0] + "' has no value");
       if (key == "host") {
-        cfg.blocks_.push_back({args, false, {}, where});
+        cfg.blocks_.push_back({{{"originalhost", false, join(args, ",")}}, where});
         block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "match") {
-        cfg.blocks_.push_back({{}, true, detail::parse_match(args, where), where});
+        cfg.blocks_.push_back({detail::parse_match(args, where), where});
         block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "include") {
         for (const auto& a : args) include_one(a, where, depth);
@@ -222,19 +222,13 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
   auto block_applies = [&](int b) {
     if (b < 0) return true;
     if (applies[b] < 0) {
-      const Block& blk = blocks_[b];
-      if (!blk.is_match) {
-        applies[b] = host_matches(blk.patterns, host);
-      } else {
-        std::string name =
-            host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
-        std::string user = given_user.value_or(h.user.value_or(local_user));
-        std::string why;
-        auto r = detail::evaluate_match(blk.criteria, {host, name, user, local_user}, &why);
-        if (r == detail::MatchResult::undecided && !h.undecided_match)
-          h.undecided_match = "Match " + why + " at " + blk.where;
-        applies[b] = r == detail::MatchResult::yes;
-      }
+      std::string name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
+      std::string user = given_user.value_or(h.user.value_or(local_user));
+      std::string why;
+      auto r = detail::evaluate_match(blocks_[b].criteria, {host, name, user, local_user}, &why);
+      if (r == detail::MatchResult::undecided && !h.undecided_match)
+        h.undecided_match = "Match " + why + " at " + blocks_[b].where;
+      applies[b] = r == detail::MatchResult::yes;
     }
     return applies[b] == 1;
   };

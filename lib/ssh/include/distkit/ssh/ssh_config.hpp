@@ -96,12 +96,11 @@ class SshConfig {
     bool negated = false;
     std::string arg;  // pattern list or command; empty for all/canonical/final
   };
-  // A Host or Match line: what later entries depend on.
+  // A Host or Match line: what later entries depend on. `Host <patterns>`
+  // is kept as `Match originalhost <patterns>`, which means the same.
   struct Block {
-    std::vector<std::string> patterns;  // Host patterns (empty for Match)
-    bool is_match = false;
-    std::vector<Criterion> criteria;  // Match only
-    std::string where;                // "origin line N"
+    std::vector<Criterion> criteria;
+    std::string where;  // "origin line N"
   };
   struct Entry {
     int block = -1;       // index into blocks_; -1 = before any Host/Match
