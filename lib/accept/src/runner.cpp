@@ -159,7 +159,6 @@ struct CollectPlan {
   std::vector<std::string> files;
   std::string metrics_file;
   std::string script;
-  bool needed = false;  // files or a metrics file declared
 };
 
 CollectPlan collect_plan(const Context& c, const std::string& run_dir) {
@@ -169,44 +168,39 @@ CollectPlan collect_plan(const Context& c, const std::string& run_dir) {
       c.task.metrics_file ? expand_words({*c.task.metrics_file}, run_dir, "").front() : "";
   p.script = script("accept_collect.sh",
                     {{"files", shell_join(p.files)}, {"metrics_file", p.metrics_file}});
-  p.needed = !c.task.files.empty() || c.task.metrics_file;
   return p;
 }
 
-// Metrics from rank 0's log when the task declares no metrics file.
-void metrics_from_rank0(const Context& c, RunRecord& rec) {
-  if (c.task.metrics_file) return;
-  ParsedMetrics m = metrics_from_log(rank_log(rec.dir, 0));
-  rec.metrics = m.values;
-  rec.metrics_error = m.error;
-}
-
-// The collect script's answer (`answer`, its output on `host`) into `rec`.
-void apply_collect(const Context& c, RunRecord& rec, const CollectPlan& p,
-                   const std::string& answer, const std::string& host) {
-  CollectAnswer a = parse_collect_answer(answer);
+// The run's metrics and file hashes: the collect script's answer (its
+// output on `host`, in rec.dir/collect; none when nothing was collected),
+// and rank 0's log when the task declares no metrics file.
+void read_collected(const Context& c, RunRecord& rec, const CollectPlan& p,
+                    const std::string& host) {
+  CollectAnswer a = parse_collect_answer(rank_log(fs::path(rec.dir) / "collect", 0));
   for (size_t i = 0; i < p.files.size(); ++i)
     rec.file_hashes[c.task.files[i]] = a.files.count(p.files[i]) ? a.files[p.files[i]] : "";
-  if (c.task.metrics_file) {
-    if (a.metrics_text) {
-      ParsedMetrics m = metrics_from_json(*a.metrics_text);
-      rec.metrics = m.values;
-      rec.metrics_error = m.error.empty() ? "" : p.metrics_file + ": " + m.error;
-    } else {
-      rec.metrics_error = p.metrics_file + ": not written on " + host;
-    }
+  if (!c.task.metrics_file) {
+    ParsedMetrics m = metrics_from_log(rank_log(rec.dir, 0));
+    rec.metrics = m.values;
+    rec.metrics_error = m.error;
+  } else if (a.metrics_text) {
+    ParsedMetrics m = metrics_from_json(*a.metrics_text);
+    rec.metrics = m.values;
+    rec.metrics_error = m.error.empty() ? "" : p.metrics_file + ": " + m.error;
+  } else {
+    rec.metrics_error = p.metrics_file + ": not written on " + host;
   }
 }
 
 void collect(const Context& c, RunRecord& rec, const std::string& host) {
-  metrics_from_rank0(c, rec);
   CollectPlan p = collect_plan(c, rec.dir);
-  if (!p.needed) return;
-  fs::path dir = fs::path(rec.dir) / "collect";
-  fs::create_directories(dir);
-  hostfile::save(dir / "hostfile.json", one_host(c, host));
-  run_helper(c, dir / "hostfile.json", p.script, dir, rec.name + " (collecting)");
-  apply_collect(c, rec, p, rank_log(dir, 0), host);
+  if (!c.task.files.empty() || c.task.metrics_file) {
+    fs::path dir = fs::path(rec.dir) / "collect";
+    fs::create_directories(dir);
+    hostfile::save(dir / "hostfile.json", one_host(c, host));
+    run_helper(c, dir / "hostfile.json", p.script, dir, rec.name + " (collecting)");
+  }
+  read_collected(c, rec, p, host);
 }
 
 RunRecord run_once(const Context& c, const std::string& name, const std::string& kind,
@@ -323,11 +317,8 @@ RunRecord read_hpc_run(const Context& c, const HpcRun& run, int k, const HpcOutc
     if (m.is_object() && m.contains("duration_s") && m["duration_s"].is_number())
       rec.duration_s = m["duration_s"].get<double>();
   }
-  metrics_from_rank0(c, rec);
-  CollectPlan p = collect_plan(c, rec.dir);
-  if (p.needed)
-    apply_collect(c, rec, p, text_or_empty(fs::path(rec.dir) / "collect" / "rank-0.log"),
-                  rec.hosts.empty() ? "rank 0's node" : rec.hosts.front());
+  read_collected(c, rec, collect_plan(c, rec.dir),
+                 rec.hosts.empty() ? "rank 0's node" : rec.hosts.front());
   return rec;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "distkit/util/error.hpp"
@@ -16,10 +17,6 @@ namespace distkit::accept {
 namespace {
 
 using json = nlohmann::json;
-
-const std::vector<std::string> kTopKeys = {
-    "name",    "command", "cwd",   "env",    "repetitions", "ranks_per_host", "metrics_file",
-    "metrics", "files",   "seeds", "inputs", "resume",      "timeout_s"};
 
 struct Reader {
   std::string subject;
@@ -116,35 +113,29 @@ struct Reader {
     return r;
   }
 
+  // Reads the top-level key `k`. The readers are in the schema's order: an
+  // unknown key is offered the first of the closest names.
   void key(Task& t, const std::string& k, const json& v) const {
-    if (k == "name")
-      t.name = string(v, k);
-    else if (k == "command")
-      t.command = strings(v, k, true);
-    else if (k == "cwd")
-      t.cwd = string(v, k);
-    else if (k == "env")
-      t.env = string_map(v, k, false);
-    else if (k == "repetitions")
-      t.repetitions = integer(v, k, 1, 100);
-    else if (k == "ranks_per_host")
-      t.ranks_per_host = integer(v, k, 1, 1024);
-    else if (k == "metrics_file")
-      t.metrics_file = string(v, k);
-    else if (k == "metrics")
-      t.metrics = metrics(v);
-    else if (k == "files")
-      t.files = strings(v, k, false);
-    else if (k == "seeds")
-      t.seeds = string_map(v, k, true);
-    else if (k == "inputs")
-      t.inputs = strings(v, k, false);
-    else if (k == "resume")
-      t.resume = resume(v);
-    else if (k == "timeout_s")
-      t.timeout_s = number(v, k, 0.001, "> 0");
-    else
-      fail(k, "unknown key", did_you_mean(k, kTopKeys, "see TASK FILE in distaccept(1)"));
+    const std::vector<std::pair<std::string, std::function<void()>>> readers = {
+        {"name", [&] { t.name = string(v, k); }},
+        {"command", [&] { t.command = strings(v, k, true); }},
+        {"cwd", [&] { t.cwd = string(v, k); }},
+        {"env", [&] { t.env = string_map(v, k, false); }},
+        {"repetitions", [&] { t.repetitions = integer(v, k, 1, 100); }},
+        {"ranks_per_host", [&] { t.ranks_per_host = integer(v, k, 1, 1024); }},
+        {"metrics_file", [&] { t.metrics_file = string(v, k); }},
+        {"metrics", [&] { t.metrics = metrics(v); }},
+        {"files", [&] { t.files = strings(v, k, false); }},
+        {"seeds", [&] { t.seeds = string_map(v, k, true); }},
+        {"inputs", [&] { t.inputs = strings(v, k, false); }},
+        {"resume", [&] { t.resume = resume(v); }},
+        {"timeout_s", [&] { t.timeout_s = number(v, k, 0.001, "> 0"); }}};
+    std::vector<std::string> names;
+    for (const auto& [name, read] : readers) {
+      if (name == k) return read();
+      names.push_back(name);
+    }
+    fail(k, "unknown key", did_you_mean(k, names, "see TASK FILE in distaccept(1)"));
   }
 };
 

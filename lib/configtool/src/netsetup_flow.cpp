@@ -3,6 +3,7 @@
 #include "netsetup_flow.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -58,14 +59,20 @@ bool wants_live_netsetup(const Options& o) {
          (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
 }
 
+// A host's script, made for its target.
+using ScriptFn = std::function<std::string(const netsetup::HostTarget&)>;
+
 // Runs one script per host, with the per-host progress board on stderr
 // (live on a TTY, lines under --verbose, else nothing).
 std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g,
                                              const std::vector<std::shared_ptr<ssh::Executor>>& ex,
-                                             const std::vector<std::string>& scripts,
-                                             const std::string& command, const char* verb) {
-  std::vector<std::string> names;
-  for (const auto& info : g.infos) names.push_back(info.host);
+                                             const ScriptFn& script, const std::string& command,
+                                             const char* verb) {
+  std::vector<std::string> names, scripts;
+  for (const auto& info : g.infos) {
+    names.push_back(info.host);
+    scripts.push_back(script(netsetup_target(o, info)));
+  }
   ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
   auto r = netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
   board.finish();
@@ -147,11 +154,10 @@ nlohmann::json steps_json(const std::vector<netsetup::HostOutcome>& rs) {
   return arr;
 }
 
-// Runs `scripts` as root on the hosts that can (passwordless sudo or root);
+// Runs `script` as root on the hosts that can (passwordless sudo or root);
 // the others are listed with what to do by hand.
 std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Gathered& g,
-                                               const std::vector<std::string>& scripts,
-                                               const netsetup::Plan* plan) {
+                                               const ScriptFn& script, const netsetup::Plan* plan) {
   std::vector<std::shared_ptr<ssh::Executor>> ex = g.executors;
   std::vector<netsetup::HostOutcome> out;
   for (size_t i = 0; i < g.infos.size(); ++i)
@@ -159,7 +165,7 @@ std::vector<netsetup::HostOutcome> run_as_root(const Options& o, Services& s, Ga
       ex[i] = nullptr;
       if (plan) print_commands(o, s, g.infos[i], *plan);
     }
-  auto results = run_on_hosts(o, g, ex, scripts, netsetup::root_command(),
+  auto results = run_on_hosts(o, g, ex, script, netsetup::root_command(),
                               plan ? "setting up" : "tearing down");
   const std::string by_hand =
       "no passwordless sudo; run " +
@@ -187,10 +193,8 @@ struct VerifyResult {
 };
 
 VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::Plan& plan) {
-  std::vector<std::string> scripts;
-  for (const auto& info : g.infos)
-    scripts.push_back(netsetup::verify_script(netsetup_target(o, info), plan, o.verify_port));
-  auto results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s", "verifying");
+  auto script = [&](const auto& h) { return netsetup::verify_script(h, plan, o.verify_port); };
+  auto results = run_on_hosts(o, g, g.executors, script, "/bin/sh -s", "verifying");
   VerifyResult vr;
   for (size_t i = 0; i < g.infos.size(); ++i) {
     auto v = netsetup::read_verify(g.infos[i].host, results[i]);
@@ -327,12 +331,9 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
   bool query = wants_live_netsetup(o);
   std::vector<ssh::CommandResult> results;
   if (query) {
-    std::vector<std::string> scripts;
-    for (const auto& info : g.infos)
-      scripts.push_back(netsetup::state_script(netsetup_target(o, info)));
     std::string b = probe::make_boundary();
-    results = run_on_hosts(o, g, g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
-                           "reading addresses");
+    results = run_on_hosts(o, g, g.executors, netsetup::state_script,
+                           "/bin/sh -s -- " + shell_quote(b), "reading addresses");
   }
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& info = g.infos[i];
@@ -368,10 +369,8 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
     for (const auto& info : g.infos) print_commands(o, s, info, plan);
     return 0;
   }
-  std::vector<std::string> scripts;
-  for (const auto& info : g.infos)
-    scripts.push_back(netsetup::setup_script(netsetup_target(o, info), plan, setup_options(o)));
-  auto outcomes = run_as_root(o, s, g, scripts, &plan);
+  auto script = [&](const auto& h) { return netsetup::setup_script(h, plan, setup_options(o)); };
+  auto outcomes = run_as_root(o, s, g, script, &plan);
   int bad_hosts = report_outcomes(s, outcomes, "setup");
   auto v = verify(o, s, g, plan);
   if (o.json)
@@ -393,10 +392,7 @@ int network_verify(const Options& o, Services& s, Gathered& g, const netsetup::P
 }
 
 int network_teardown(const Options& o, Services& s, Gathered& g) {
-  std::vector<std::string> scripts;
-  for (const auto& info : g.infos)
-    scripts.push_back(netsetup::teardown_script(netsetup_target(o, info)));
-  auto outcomes = run_as_root(o, s, g, scripts, nullptr);
+  auto outcomes = run_as_root(o, s, g, netsetup::teardown_script, nullptr);
   int bad_hosts = report_outcomes(s, outcomes, "teardown");
   if (o.json)
     print_json(s, "teardown", nullptr, steps_json(outcomes), nlohmann::json::array(),
