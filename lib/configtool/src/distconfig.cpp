@@ -106,7 +106,7 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
     s.out << topology::render_matrix(t);
     return 0;
   }
-  if (o.doctor || o.watch > 0) {
+  if (o.doctor || o.watch) {
     auto plan = plan_network(o, s, g, t);
     return o.doctor ? run_doctor(o, s, g, t, plan) : run_watch(o, s, g, t, plan);
   }

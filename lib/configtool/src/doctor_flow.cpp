@@ -161,19 +161,19 @@ void check_doctor_flags(const Options& o) {
   for (auto [flag, port] : {std::pair{"--test-port", o.test_port}, {"--job-port", o.job_port}})
     if (port < 1 || port > 65535)
       throw UsageError(flag, std::to_string(port) + " is not a TCP port", "use 1..65535");
-  if (o.watch < 0 || (o.watch > 0 && o.watch < 0.1) || o.watch > 86400)
+  if (o.watch && !(*o.watch >= 0.1 && *o.watch <= 86400))  // NaN too
     throw UsageError("--watch", "the interval must be 0.1 to 86400 seconds", "e.g. --watch 30");
   if (o.count < 0) throw UsageError("--count", "must be 0 (no limit) or more", "e.g. --count 10");
   bool watch_only = o.count || o.fail_on_drift;
-  if (watch_only && o.watch <= 0)
+  if (watch_only && !o.watch)
     throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
                      "add --watch SECONDS");
-  if (o.json && o.watch > 0)
+  if (o.json && o.watch)
     throw UsageError("--json", "--watch writes its JSON lines to --history",
                      "read the history file (one JSON object per line)");
-  if (o.doctor && o.watch > 0)
+  if (o.doctor && o.watch)
     throw UsageError("--doctor", "cannot be combined with --watch", "run one, then the other");
-  if (!o.doctor && o.watch <= 0) return;
+  if (!o.doctor && !o.watch) return;
   const char* flag = o.doctor ? "--doctor" : "--watch";
   if (o.over == "ethernet")
     throw UsageError(flag, "checks the Thunderbolt links",

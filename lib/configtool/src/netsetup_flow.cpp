@@ -56,7 +56,7 @@ netsetup::HostNet from_state(const probe::Capture& c, Os os) {
 // True when a flag asks for network setup work on the hosts themselves.
 bool wants_live_netsetup(const Options& o) {
   return o.over != "ethernet" &&
-         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch > 0);
+         (o.auto_setup.value_or(false) || o.verify || o.teardown || o.doctor || o.watch);
 }
 
 // A host's script, made for its target.
@@ -346,7 +346,7 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
       // The doctor and the watch check the links as they are set up: a
       // stray route over a link's addresses is a finding, not a reason to
       // plan around it.
-      if (o.doctor || o.watch > 0) nets[info.host].routes.clear();
+      if (o.doctor || o.watch) nets[info.host].routes.clear();
     } catch (const Error& e) {
       report(s, {{info.host, "no-state",
                   "could not read its addresses and routes (" + std::string(e.what()) + ")",

@@ -97,7 +97,7 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
     throw UsageError("--history", "cannot open " + o.history.string() + " for appending",
                      "pick a writable file");
   note(s, fmt::format("watching {} hop(s) every {:.2f} s on port {}; one line per check in {}",
-                      lc.hops.size(), o.watch, o.test_port, o.history.string()));
+                      lc.hops.size(), *o.watch, o.test_port, o.history.string()));
   std::vector<std::optional<HopResult>> prev(lc.hops.size()), base(lc.hops.size());
   std::vector<std::optional<std::string>> location(g.infos.size());
   bool drift = false;
@@ -139,7 +139,7 @@ int run_watch(const Options& o, Services& s, Gathered& g, const topology::Topolo
     }
     if (o.count != 0 && round == o.count) break;
     auto next = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                         std::chrono::duration<double>(o.watch));
+                         std::chrono::duration<double>(*o.watch));
     std::this_thread::sleep_until(next);
   }
   return 0;

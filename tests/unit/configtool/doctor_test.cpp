@@ -455,8 +455,10 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
         "distconfig: error: --count: only applies with --watch; add --watch SECONDS");
   CHECK(err({"--fail-on-drift"}) ==
         "distconfig: error: --fail-on-drift: only applies with --watch; add --watch SECONDS");
-  CHECK(err({"--watch", "0.01"}) ==
-        "distconfig: error: --watch: the interval must be 0.1 to 86400 seconds; e.g. --watch 30");
+  // 0 is no interval either: it once turned --watch off without a word.
+  for (const char* bad : {"0.01", "0", "nan", "1e9"})
+    CHECK(err({"--watch", bad}) ==
+          "distconfig: error: --watch: the interval must be 0.1 to 86400 seconds; e.g. --watch 30");
   CHECK(err({"--doctor", "--watch", "5"}) ==
         "distconfig: error: --doctor: cannot be combined with --watch; run one, then the other");
   CHECK(err({"--watch", "5", "--json"}) ==

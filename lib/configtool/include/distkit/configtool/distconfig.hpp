@@ -54,9 +54,9 @@ struct Options {
   std::string state_file;                             // --state-file PATTERN ("%h": host)
   // Link health (man page DOCTOR AND WATCH): --doctor checks once, --watch
   // re-runs the bounded link checks every `watch` seconds.
-  bool doctor = false;  // --doctor
-  double watch = 0;     // --watch SECONDS; 0 = off
-  int count = 0;        // --count N rounds; 0 = until interrupted
+  bool doctor = false;          // --doctor
+  std::optional<double> watch;  // --watch SECONDS
+  int count = 0;                // --count N rounds; 0 = until interrupted
   std::filesystem::path history = "distconfig-watch.jsonl";  // --history FILE
   bool fail_on_drift = false;                                // --fail-on-drift
   int test_port = 32322;  // --test-port: what the checks connect to
