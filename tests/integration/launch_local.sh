@@ -176,6 +176,22 @@ for bad in "--on-stall maybe" "--restart always" "--stall-timeout -1" "--max-res
 done
 expect_line "$WORK/err" "distlaunch: error: --health-cmd excludes --health-url; see distlaunch --help"
 
+# Durations are checked before any conversion: NaN, infinity, negatives
+# and a year's overflow were taken without a word (--timeout nan ran the
+# job with an undefined timeout). One line each, exit 2.
+for bad in "--grace nan" "--timeout inf" "--exit-window -1" "--connect-timeout 0" \
+  "--stall-timeout 1e30" "--health-interval 0.5"; do
+  rc=0
+  # shellcheck disable=SC2086 # each case is a flag and its value
+  "$DL" --hosts 127.0.0.1 $bad -- true >/dev/null 2>"$WORK/err" </dev/null || rc=$?
+  expect_eq "$rc" 2 "exit status of $bad"
+done
+expect_line "$WORK/err" "distlaunch: error: --health-interval: 0.5 is not a number of seconds from 1 to 31536000; e.g. --health-interval 30"
+"$DL" --hosts 127.0.0.1 --timeout nan -- true >/dev/null 2>"$WORK/err" </dev/null || true
+expect_line "$WORK/err" "distlaunch: error: --timeout: nan is not a number of seconds from 0 to 31536000; e.g. --timeout 30"
+"$DL" --hosts 127.0.0.1 --stall-timeout 2.5 -- true >/dev/null 2>"$WORK/err" </dev/null || true
+expect_line "$WORK/err" "distlaunch: error: --stall-timeout: 2.5 is not a whole number of seconds; e.g. --stall-timeout 30"
+
 # A failing health command's first line with words is its reason, past
 # blank lines: 124, the rank stopped.
 rc=0

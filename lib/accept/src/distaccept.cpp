@@ -40,8 +40,12 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
                "Accept unknown host keys (never changed ones)");
   app.add_option("-p,--starting-port", o.run.access.starting_port,
                  "First port of the ranks' ring (default 32323)");
-  app.add_option("--connect-timeout", o.run.access.connect_timeout_s,
-                 "Seconds to reach each host (default 10)");
+  app.add_option_function<double>(
+      "--connect-timeout",
+      [&o](double s) {
+        o.run.access.connect_timeout = launch::seconds_as_ms(s, "--connect-timeout", 0.001);
+      },
+      "Seconds to reach each host (default 10)");
   app.add_option("--hpc-nodes", o.hpc_nodes,
                  "Also run the task's repetitions as one Slurm job of N nodes (sbatch --wait, "
                  "distlaunch inside it), the same number of ranks, compared with the others")

@@ -18,7 +18,7 @@ launch::LaunchOptions launch_options(const ClusterAccess& a) {
   o.ssh_config = a.ssh_config;
   o.accept_new_host_keys = a.accept_new_host_keys;
   o.starting_port = a.starting_port;
-  o.connect_timeout = launch::seconds_as_ms(a.connect_timeout_s);
+  o.connect_timeout = a.connect_timeout;
   return o;
 }
 

@@ -222,7 +222,7 @@ RunRecord run_once(const Context& c, const std::string& name, const std::string&
   o.cwd = c.task.cwd;
   o.env = env_list(c.task);
   o.log_dir = rec.dir;
-  o.timeout = launch::seconds_as_ms(c.task.timeout_s);
+  o.timeout = launch::seconds_as_ms(c.task.timeout_s, "timeout_s");  // bounded by the task reader
   LaunchOutcome out = launch(o);
   check_interrupt(out, name);
   rec.exit_code = out.exit_code;

@@ -35,8 +35,10 @@ struct Reader {
     return v.get<std::string>();
   }
 
-  double number(const json& v, const std::string& path, double min, const char* bound) const {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < min)
+  double number(const json& v, const std::string& path, double min, const char* bound,
+                double max = HUGE_VAL) const {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < min ||
+        v.get<double>() > max)
       fail(path, std::string("must be a number ") + bound);
     return v.get<double>();
   }
@@ -129,7 +131,8 @@ struct Reader {
         {"seeds", [&] { t.seeds = string_map(v, k, true); }},
         {"inputs", [&] { t.inputs = strings(v, k, false); }},
         {"resume", [&] { t.resume = resume(v); }},
-        {"timeout_s", [&] { t.timeout_s = number(v, k, 0.001, "> 0"); }}};
+        {"timeout_s",
+         [&] { t.timeout_s = number(v, k, 0.001, "from 0.001 to 31536000 (a year)", 31536000); }}};
     std::vector<std::string> names;
     for (const auto& [name, read] : readers) {
       if (name == k) return read();

@@ -1,11 +1,25 @@
 // distlaunch's command line: mlx.launch's flags (same names, same defaults)
 // and distkit's own. Durations are given in seconds.
+#include <fmt/format.h>
+
 #include <chrono>
 
 #include "distkit/launch/distlaunch.hpp"
+#include "distkit/util/error.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::launch {
+
+std::chrono::milliseconds seconds_as_ms(double seconds, const std::string& flag, double least) {
+  // Checked before the conversion, which NaN and infinity do not survive:
+  // they once became undefined or negative durations without a word.
+  constexpr double kYear = 365.0 * 24 * 3600;
+  if (!(seconds >= least && seconds <= kYear))
+    throw UsageError(
+        flag, fmt::format("{} is not a number of seconds from {} to {}", seconds, least, kYear),
+        "e.g. " + flag + " 30");
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
 
 std::vector<std::string> split_command(int argc, char** argv, LaunchOptions& options) {
   std::vector<std::string> before;
@@ -58,20 +72,31 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
   app.add_flag("--no-stdin", o.no_stdin,
                "Do not read stdin (ranks see EOF; use when running in the background)");
-  auto seconds_flag = [&app](const char* name, std::chrono::milliseconds& to, const char* help) {
+  auto seconds_flag = [&app](const std::string& name, std::chrono::milliseconds& to,
+                             const char* help, double least = 0) {
     app.add_option_function<double>(
-        name, [&to](double s) { to = seconds_as_ms(s); }, help);
+        name, [&to, name, least](double s) { to = seconds_as_ms(s, name, least); }, help);
   };
   seconds_flag("--grace", o.grace, "Seconds between SIGTERM and SIGKILL (default 3)");
   seconds_flag("--timeout", o.timeout, "Stop the job after this many seconds");
   seconds_flag("--exit-window", o.exit_window,
                "Seconds the other ranks get after one exits 0 (default 60, 0 = forever)");
-  seconds_flag("--connect-timeout", o.connect_timeout, "Seconds to reach each host (default 10)");
-  app.add_option_function<int>(
-         "--stall-timeout", [&o](int s) { o.stall_limit = std::chrono::seconds(s); },
+  seconds_flag("--connect-timeout", o.connect_timeout, "Seconds to reach each host (default 10)",
+               0.001);
+  // Two durations in whole seconds, checked as the others are.
+  auto whole_seconds = [](double s, const std::string& flag, double least) {
+    const auto ms = seconds_as_ms(s, flag, least);
+    if (ms.count() % 1000 != 0)
+      throw UsageError(flag, fmt::format("{} is not a whole number of seconds", s),
+                       "e.g. " + flag + " 30");
+    return std::chrono::duration_cast<std::chrono::seconds>(ms);
+  };
+  app.add_option_function<double>(
+         "--stall-timeout",
+         [&o, whole_seconds](double s) { o.stall_limit = whole_seconds(s, "--stall-timeout", 0); },
          "Seconds without progress of any rank (output, I/O, heartbeat, stdin) that make a "
          "stall: report, stacks, then --on-stall (default 0 = off)")
-      ->check(CLI::NonNegativeNumber);
+      ->type_name("INT");
   app.add_option_function<std::string>(
          "--on-stall", [&o](const std::string& v) { o.stall_dump_only = v == "dump"; },
          "What a stall does: abort (stop the job, exit 124; the default) or dump (report and go "
@@ -93,10 +118,13 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
                  "A URL that curl on rank 0's host must fetch every --health-interval seconds; a "
                  "failure is a stall")
       ->excludes(health_cmd);
-  app.add_option_function<int>(
-         "--health-interval", [&o](int s) { o.health_interval = std::chrono::seconds(s); },
+  app.add_option_function<double>(
+         "--health-interval",
+         [&o, whole_seconds](double s) {
+           o.health_interval = whole_seconds(s, "--health-interval", 1);
+         },
          "Seconds between health checks, and the time each may take (default 10)")
-      ->check(CLI::PositiveNumber);
+      ->type_name("INT");
   app.add_option("--agent", o.agent,
                  "distkit-agent (the host agent) installed on the hosts: a path, or none "
                  "(default: PATH, then beside distlaunch, /opt/homebrew/bin, /usr/local/bin; "

@@ -85,6 +85,12 @@ TEST_CASE("task problems are one line naming the file and the JSON path", "[acce
         "task.json: \"metrics." + std::string(52, 'm') +
             "...\": must be \"exact\" or {\"abs\": A, \"rel\": R}; see TASK FILE in "
             "distaccept(1)");
+  // Past a year it once overflowed the conversion to milliseconds.
+  for (const char* bad : {"0", "1e30", "\"600\""})
+    CHECK(error_of(std::string(R"({"command": ["x"], "metrics": {"a": "exact"}, "timeout_s": )") +
+                   bad + "}") ==
+          "task.json: timeout_s: must be a number from 0.001 to 31536000 (a year); see TASK FILE "
+          "in distaccept(1)");
   CHECK(error_of("[1, 2]") == "task.json: must be a JSON object; see TASK FILE in distaccept(1)");
   CHECK(error_of("{\n  \"command\": [\"x\"],,\n}") ==
         "task.json: invalid JSON at line 2, column 20; fix the JSON syntax there");

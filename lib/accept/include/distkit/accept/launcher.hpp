@@ -18,7 +18,7 @@ struct ClusterAccess {
   std::optional<std::filesystem::path> ssh_config;
   bool accept_new_host_keys = false;
   int starting_port = 32323;
-  double connect_timeout_s = 10;
+  std::chrono::milliseconds connect_timeout{10000};
 };
 
 struct LaunchOutcome {

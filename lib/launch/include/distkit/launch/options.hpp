@@ -11,11 +11,11 @@
 
 namespace distkit::launch {
 
-// A duration given in seconds, as the flags take them ("1.5"), as the
-// milliseconds LaunchOptions holds (truncated to the millisecond).
-inline std::chrono::milliseconds seconds_as_ms(double seconds) {
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
-}
+// A duration given in seconds for `flag`, as the flags take them ("1.5"),
+// as the milliseconds LaunchOptions holds (truncated to the millisecond).
+// It is `least` to a year; anything else (NaN, infinity, a negative) is
+// refused naming the flag (cli.cpp).
+std::chrono::milliseconds seconds_as_ms(double seconds, const std::string& flag, double least = 0);
 
 struct TerminalSize {
   int columns = 0, lines = 0;
