@@ -3,6 +3,7 @@
 // from the launcher's environment (or --threads N ranks in this process).
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "distkit/bench/distbench.hpp"
@@ -68,9 +69,10 @@ void configure_cli(CLI::App& app, Flags& f, bench::Options& o) {
   app.add_option("-b,--minbytes", f.b, "smallest size (bytes, K/M/G suffix)");
   app.add_option("-e,--maxbytes", f.e, "largest size");
   app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows");
-  app.add_option("-n,--iters", o.iters, "timed iterations per size")->check(CLI::NonNegativeNumber);
+  app.add_option("-n,--iters", o.iters, "timed iterations per size")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column");
   app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)");
   app.add_option("-o,--op", f.op, "reduction: sum, prod, max, min");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <limits>
 
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/util/error.hpp"
@@ -109,7 +110,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--max-restarts", o.max_restarts,
                  "Restarts before the job's failure stands (default 3); the waits double from 1 "
                  "s up to the heartbeat limit")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   auto* health_cmd = app.add_option(
       "--health-cmd", o.health_cmd,
       "A shell command run on rank 0's host every --health-interval seconds; its failure is a "
