@@ -95,11 +95,12 @@ std::shared_ptr<Executor> connect_one(const std::string& host, const ConnectPlan
   }
   if (hc.needs_system_ssh()) return connect_system_ssh(host, hc, plan);
   detail::SessionOptions so;
-  so.connect_timeout = hc.connect_timeout_s
-                           ? std::chrono::milliseconds(*hc.connect_timeout_s * 1000)
-                           : o.connect_timeout;
+  // ssh_config's seconds (up to 9 digits) as chrono's, not int * 1000:
+  // "ConnectTimeout 2147484" overflowed to "within -2147483296 ms".
+  so.connect_timeout =
+      hc.connect_timeout_s ? std::chrono::seconds(*hc.connect_timeout_s) : o.connect_timeout;
   so.keepalive_interval = hc.server_alive_interval_s
-                              ? std::chrono::milliseconds(*hc.server_alive_interval_s * 1000)
+                              ? std::chrono::seconds(*hc.server_alive_interval_s)
                               : o.keepalive_interval;
   so.keepalive_count_max = hc.server_alive_count_max.value_or(o.keepalive_count_max);
   so.max_channels = o.max_channels_per_host;
