@@ -20,7 +20,7 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
   app.description(
       "Run a task on one host and across the cluster, repeat it, compare the results\n"
       "and report three levels: runs, reproducible, deliverable.\n"
-      "Usage: distaccept --hostfile FILE [flags] TASK.json");
+      "Run as: distaccept --hostfile FILE [flags] TASK.json");
   app.set_version_flag("--version", std::string("distaccept ") + kVersion);
   app.add_option("task", o.task, "The task declaration (JSON; see distaccept(1))")->required();
   app.add_option("--hostfile", o.run.hostfile, "The cluster's hostfile (MLX JSON)")->required();
