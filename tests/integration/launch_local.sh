@@ -202,6 +202,14 @@ expect_eq "$rc" 124 "exit status of a failing health command"
 expect_line "$WORK/err" "distlaunch: error: job: the health check failed ('printf '\\n  model server: out of memory\\n'; exit 1' exited with status 1: model server: out of memory); stopping every rank"
 expect_eq "$(pgrep -c -f "sleep 8$$" || true)" 0 "rank processes left after the health check"
 
+# A --record directory that cannot be made is refused before the job runs
+# (it once failed only after the whole job, with exit 1).
+rc=0
+"$DL" --hosts 127.0.0.1 --record /dev/null/x -- echo ran >"$WORK/out" 2>"$WORK/err" </dev/null || rc=$?
+expect_eq "$rc" 2 "exit status of an unwritable --record"
+expect_eq "$(cat "$WORK/out")" "" "output of a job refused for its --record"
+expect_line "$WORK/err" "distlaunch: error: /dev/null/x: cannot create the record directory (Not a directory); choose a writable --record directory"
+
 # More ranks than the agent's open-file limit serves (three descriptors a
 # rank): exit 126, the job stopped, and the rank's error names the limit.
 rc=0

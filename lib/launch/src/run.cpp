@@ -320,6 +320,11 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   log->line("job", std::string("distlaunch ") + kVersion + ": " +
                        std::to_string(plan.ranks.size()) + " rank(s) on " +
                        std::to_string(plan.hosts.size()) + " host(s): " + shell_join(plan.command));
+  // The manifest is written at the end: its directory is made now, so a
+  // bad --record is refused before the job, not after it (exit 1).
+  if (o.record_dir)
+    make_directory<UsageError>(*o.record_dir, "record directory",
+                               "choose a writable --record directory");
   ProgressBoard board(plan.hosts, "checking", s.err, choose_progress_mode(s.err, o.verbose));
   auto executors = connect_hosts(plan, o, s, board, *log);
   // Every host gets a host agent (agent_client.hpp) whose channel runs the
