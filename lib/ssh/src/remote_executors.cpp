@@ -55,10 +55,13 @@ CommandResult SystemSshExecutor::run(const std::string& command, const RunOption
 
 std::unique_ptr<RunningCommand> SystemSshExecutor::start(const std::string& command,
                                                          StreamHandlers handlers) {
+  // ssh's own failure is the last line of its stderr: the last 4 KiB are
+  // kept (the first 4 KiB, kept once, named what the rank said first).
   auto err = std::make_shared<std::string>();
   auto on_err = handlers.on_stderr;
   handlers.on_stderr = [err, on_err](std::string_view s) {
-    if (err->size() < 4096) err->append(s);
+    err->append(s);
+    if (err->size() > 8192) err->erase(0, err->size() - 4096);
     if (on_err) on_err(s);
   };
   auto on_exit = handlers.on_exit;

@@ -10,6 +10,7 @@
 
 #include "catch.hpp"
 #include "distkit/util/error.hpp"
+#include "remote_executors.hpp"
 
 namespace {
 
@@ -120,4 +121,30 @@ TEST_CASE("a named ssh_config that is missing is a usage error") {
   distkit::ssh::ConnectOptions o;
   o.ssh_config = "/nonexistent/distkit/cfg";
   CHECK_THROWS_AS(distkit::ssh::connect_all({"localhost"}, o), distkit::UsageError);
+}
+
+TEST_CASE("a streamed system ssh that fails names its last line, past a long stderr") {
+  // A stand-in ssh first on PATH: 10000 bytes of the command's stderr,
+  // then ssh's own failure line, exit 255 (ssh's code for itself).
+  auto dir = std::filesystem::temp_directory_path() /
+             ("distkit_connect_test_" + std::to_string(::getpid()) + "_bin");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "ssh") << "#!/bin/sh\n"
+                                "i=0; while [ $i -lt 100 ]; do printf '%099d\\n' 0 >&2; "
+                                "i=$((i + 1)); done\n"
+                                "echo 'Connection to far closed by remote host.' >&2\n"
+                                "exit 255\n";
+  std::filesystem::permissions(dir / "ssh", std::filesystem::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (dir.string() + ":" + path).c_str(), 1);
+  distkit::ssh::detail::SystemSshExecutor ex("far", std::nullopt, {});
+  distkit::ssh::ExitInfo ended;
+  distkit::ssh::StreamHandlers h;
+  h.on_exit = [&ended](const distkit::ssh::ExitInfo& e) { ended = e; };
+  auto cmd = ex.start("true", std::move(h));
+  cmd->close_stdin();
+  cmd->wait();
+  setenv("PATH", path.c_str(), 1);
+  std::filesystem::remove_all(dir);
+  CHECK(ended.error == "Connection to far closed by remote host.");
 }
