@@ -202,6 +202,19 @@ expect_eq "$rc" 124 "exit status of a failing health command"
 expect_line "$WORK/err" "distlaunch: error: job: the health check failed ('printf '\\n  model server: out of memory\\n'; exit 1' exited with status 1: model server: out of memory); stopping every rank"
 expect_eq "$(pgrep -c -f "sleep 8$$" || true)" 0 "rank processes left after the health check"
 
+# A progress bar redrawn with '\r' (tqdm) shows while the rank runs, not
+# at its end; the bytes come through as the rank wrote them.
+"$DL" --hosts 127.0.0.1 -- sh -c 'printf "\rstep 1"; printf "\rstep 2"; sleep 4; echo; echo done' \
+  >"$WORK/out" 2>"$WORK/err" </dev/null &
+bar=$!
+i=0
+while [ $i -lt 35 ] && ! grep -q "step 1" "$WORK/out"; do sleep 0.1; i=$((i + 1)); done
+grep -q "step 1" "$WORK/out" || { cat "$WORK/err"; fail "no redraw before the rank's end"; }
+grep -q "done" "$WORK/out" && fail "the redraw came only at the rank's end"
+wait $bar || fail "the progress bar job failed"
+printf '\rstep 1\rstep 2\ndone\n' >"$WORK/expected"
+cmp "$WORK/expected" "$WORK/out" || { od -c "$WORK/out"; fail "the redraws' bytes changed"; }
+
 # A --record directory that cannot be made is refused before the job runs
 # (it once failed only after the whole job, with exit 1).
 rc=0

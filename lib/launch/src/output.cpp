@@ -25,12 +25,32 @@ void drop_output(std::FILE* out) {
   std::clearerr(out);
 }
 
-// Calls `f` with each line of `text` (its '\n' included; the last line may
+// Where the line that starts at `at` ends (one past its end), or npos:
+// at a '\n', or at a '\r' that a character other than '\n' follows (a
+// progress bar redrawn in place, as tqdm does, is a line per redraw; a '\r'
+// last in `text` waits: it may be half of "\r\n").
+size_t line_end(std::string_view text, size_t at) {
+  for (size_t i = text.find_first_of("\r\n", at); i != std::string_view::npos;
+       i = text.find_first_of("\r\n", i + 1))
+    if (text[i] == '\n' || (i + 1 < text.size() && text[i + 1] != '\n')) return i + 1;
+  return std::string_view::npos;
+}
+
+// One past the last line end in `text`, or 0 (searched from the end: a
+// '\r' that '\n' follows is met after that '\n').
+size_t last_line_end(std::string_view text) {
+  for (size_t i = text.find_last_of("\r\n"); i != std::string_view::npos;
+       i = i == 0 ? std::string_view::npos : text.find_last_of("\r\n", i - 1))
+    if (text[i] == '\n' || i + 1 < text.size()) return i + 1;
+  return 0;
+}
+
+// Calls `f` with each line of `text` (its end included; the last line may
 // have none).
 template <typename F>
 void each_line(std::string_view text, F f) {
   for (size_t at = 0; at < text.size();) {
-    size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
+    size_t end = std::min(line_end(text, at), text.size());
     f(text.substr(at, end - at));
     at = end;
   }
@@ -45,20 +65,27 @@ void LineAssembler::feed(std::string_view chunk,
 
 void LineAssembler::feed_runs(std::string_view chunk,
                               const std::function<void(std::string_view)>& emit) {
-  size_t last = chunk.rfind('\n');
-  if (last == std::string_view::npos) {
-    partial_.append(chunk);
-    return;
+  if (!partial_.empty() && !chunk.empty()) {
+    // The held line ends in this chunk, or at the '\r' it ends with.
+    size_t end = partial_.back() == '\r' && chunk.front() != '\n' ? 0 : line_end(chunk, 0);
+    const bool complete = end != std::string_view::npos;
+    if (!complete) end = chunk.size();
+    partial_.append(chunk.substr(0, end));
+    chunk.remove_prefix(end);
+    if (complete || partial_.size() >= kMaxLine) {
+      emit(partial_);
+      partial_.clear();
+    }
   }
-  size_t start = 0;
-  if (!partial_.empty()) {
-    start = chunk.find('\n') + 1;
-    partial_.append(chunk.substr(0, start));
+  if (!partial_.empty()) return;  // still held: nothing of the chunk is left
+  const size_t end = last_line_end(chunk);
+  if (end > 0) emit(chunk.substr(0, end));
+  partial_.append(chunk.substr(end));
+  // A line longer than kMaxLine goes out in pieces: memory stays bounded.
+  if (partial_.size() >= kMaxLine) {
     emit(partial_);
     partial_.clear();
   }
-  if (start <= last) emit(chunk.substr(start, last + 1 - start));
-  partial_.append(chunk.substr(last + 1));
 }
 
 void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {

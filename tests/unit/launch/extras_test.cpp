@@ -307,3 +307,59 @@ TEST_CASE("a tagged run of lines gets the prefix on every line", "[launch][outpu
   std::fclose(out);
   CHECK(std::string(buf, n) == "[1 h2] a\n[1 h2] b\n[0 h1] c\n");
 }
+
+TEST_CASE("a carriage return ends a line, as a progress bar's redraw, and \\r\\n is one end",
+          "[launch][output]") {
+  LineAssembler a;
+  std::vector<std::string> lines;
+  auto emit = [&](std::string_view l) { lines.emplace_back(l); };
+  // tqdm's redraws: each is out as soon as the next begins (they were held
+  // until a '\n', so a bar showed nothing until it finished).
+  a.feed("\rstep 1", emit);
+  CHECK(lines == std::vector<std::string>{"\r"});
+  a.feed("\rstep 2", emit);
+  CHECK(lines.back() == "step 1\r");
+  a.feed("\n", emit);
+  CHECK(lines.back() == "step 2\n");
+  // "\r\n" is one end, also split across chunks; a '\r' last in a chunk waits.
+  lines.clear();
+  a.feed("x\r\ny\r", emit);
+  CHECK(lines == std::vector<std::string>{"x\r\n"});
+  a.feed("\nz\r", emit);
+  CHECK(lines.back() == "y\r\n");
+  a.feed("w", emit);
+  CHECK(lines.back() == "z\r");
+  a.flush(emit);
+  CHECK(lines.back() == "w\n");
+  // Runs end where lines do.
+  std::vector<std::string> runs;
+  a.feed_runs("a\rb\rc", [&](std::string_view r) { runs.emplace_back(r); });
+  CHECK(runs == std::vector<std::string>{"a\rb\r"});
+}
+
+TEST_CASE("a line that never ends is let out at the limit, so memory stays bounded",
+          "[launch][output]") {
+  LineAssembler a;
+  size_t out = 0, pieces = 0;
+  auto emit = [&](std::string_view l) { out += l.size(), ++pieces; };
+  const std::string chunk(LineAssembler::kMaxLine / 4, 'a');
+  for (int i = 0; i < 10; ++i) a.feed_runs(chunk, emit);  // 2.5 MiB, no end
+  CHECK(pieces == 2);
+  CHECK(out == 2 * LineAssembler::kMaxLine);
+  a.feed_runs("b\n", emit);
+  CHECK(out == 10 * chunk.size() + 2);
+}
+
+TEST_CASE("tagged redraws get the prefix each, as lines", "[launch][output]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out);
+  {
+    OutputSink sink(out, stderr, true, {"h1"}, std::nullopt);
+    sink.line(0, Stream::out, "p1\rp2\r\n");
+  }
+  std::rewind(out);
+  char buf[256] = {0};
+  size_t n = std::fread(buf, 1, sizeof buf - 1, out);
+  std::fclose(out);
+  CHECK(std::string(buf, n) == "[0 h1] p1\r[0 h1] p2\r\n");
+}

@@ -17,9 +17,12 @@
 
 namespace distkit::launch {
 
+// A line ends at '\n', or at a '\r' not followed by '\n' (a progress bar's
+// redraw). One that reaches kMaxLine unended is let out as it is then.
 class LineAssembler {
  public:
-  // Calls `emit` with each complete line (including its '\n').
+  static constexpr size_t kMaxLine = size_t{1} << 20;
+  // Calls `emit` with each complete line (including its end).
   void feed(std::string_view chunk, const std::function<void(std::string_view)>& emit);
   // Calls `emit` with the chunk's complete lines in at most two runs of
   // whole lines (one finished from earlier bytes, then the rest): one
