@@ -53,6 +53,15 @@ void check_flags(const Options& o) {
                      "use --backend ring over Ethernet, or --over thunderbolt");
 }
 
+// The directories the run writes into are made before any host is probed:
+// one that cannot be made is a usage error (exit 2) now, not a failure
+// (exit 1) after the probes, with the hostfile already written.
+void make_output_dirs(const Options& o) {
+  if (o.emit_scripts)
+    make_directory<UsageError>(*o.emit_scripts, "script directory",
+                               "choose a writable --emit-scripts directory");
+}
+
 // `management_ips`: the file's ips are the hosts' management addresses (not
 // the addresses of a Thunderbolt ring's links), so an empty one is worth a
 // warning.
@@ -126,6 +135,7 @@ int run_distconfig(const Options& o, Services& s) {
   check_flags(o);
   check_envs(o, s);
   auto hosts = resolve_hosts(o);
+  make_output_dirs(o);
   verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
   auto g = gather(o, s, hosts);
   return o.over == "ethernet" ? ethernet(o, s, g.infos) : thunderbolt(o, s, g);

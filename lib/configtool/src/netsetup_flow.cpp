@@ -80,8 +80,7 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
 }
 
 void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
-  if (!o.emit_scripts) return;
-  std::filesystem::create_directories(*o.emit_scripts);
+  if (!o.emit_scripts) return;  // its directory is made before probing
   for (const auto& info : g.infos) {
     auto h = netsetup_target(o, info);
     auto base = *o.emit_scripts / info.host;

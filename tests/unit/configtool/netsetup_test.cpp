@@ -1,6 +1,7 @@
 // distconfig's network-setup flags, in-process on the shared scenarios:
 // printed commands and emitted scripts, --links files, and the usage
 // errors of the new flags (exit 2, one line).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -39,6 +40,22 @@ TEST_CASE(
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(text.find("ns_addr en3 10.213.0.2 30 255.255.255.252\n") != std::string::npos);
   CHECK(text.find("STATE=/var/db/distkit/netsetup.state\n") != std::string::npos);
+  fs::remove_all(d);
+}
+
+TEST_CASE("an --emit-scripts directory that cannot be made is refused before the hostfile") {
+  fs::path d = temp_dir("emitbad");
+  std::ofstream(d / "file") << "x";
+  auto r = run_tool({"--hosts", "studio-a,studio-b", "--from-probes", kPair, "--emit-scripts",
+                     (d / "file").string()});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  // The reason in parentheses is the C++ library's: not pinned.
+  CHECK(r.err.rfind("distconfig: error: " + (d / "file").string() +
+                        ": cannot create the script directory (",
+                    0) == 0);
+  CHECK(r.err.ends_with("); choose a writable --emit-scripts directory\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   fs::remove_all(d);
 }
 
