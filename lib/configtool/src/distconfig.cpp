@@ -57,6 +57,9 @@ void check_flags(const Options& o) {
 // one that cannot be made is a usage error (exit 2) now, not a failure
 // (exit 1) after the probes, with the hostfile already written.
 void make_output_dirs(const Options& o) {
+  if (o.save_probes)
+    make_directory<UsageError>(*o.save_probes, "probe directory",
+                               "choose a writable --save-probes directory");
   if (o.emit_scripts)
     make_directory<UsageError>(*o.emit_scripts, "script directory",
                                "choose a writable --emit-scripts directory");

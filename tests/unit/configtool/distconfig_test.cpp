@@ -1,6 +1,7 @@
 // distconfig end to end, in-process: the local quick start, unreachable
 // hosts, saving and replaying probes, RDMA Recovery steps, usage errors,
 // the readiness report.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -94,6 +95,27 @@ TEST_CASE("--save-probes then --from-probes replays the same hostfile without co
       {"--hosts", "127.0.0.1", "--over", "ethernet", "--from-probes", d.string()}, no_connect);
   CHECK(replay.status == 0);
   CHECK(replay.out == live.out);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a --save-probes directory that cannot be made is refused before probing") {
+  fs::path d = temp_dir("savebad");
+  std::ofstream(d / "file") << "x";
+  auto no_connect = [](const std::vector<std::string>&,
+                       const distkit::ssh::ConnectOptions&) -> distkit::ssh::Connections {
+    throw std::logic_error("must not connect");
+  };
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--save-probes",
+                     (d / "file" / "probes").string()},
+                    no_connect);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  // The reason in parentheses is the C++ library's: not pinned.
+  CHECK(r.err.rfind("distconfig: error: " + (d / "file" / "probes").string() +
+                        ": cannot create the probe directory (",
+                    0) == 0);
+  CHECK(r.err.ends_with("); choose a writable --save-probes directory\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   fs::remove_all(d);
 }
 
