@@ -3,6 +3,8 @@
 #include "distkit/configtool/distconfig.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "diagnostics.hpp"
 #include "distkit/hostfile/export.hpp"
@@ -43,6 +45,13 @@ void check_flags(const Options& o) {
   if (o.from_probes && o.save_probes)
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
                      "the replayed probes are already saved");
+  std::error_code ec;
+  if (o.from_probes && !std::filesystem::is_directory(*o.from_probes, ec))
+    throw UsageError("--from-probes",
+                     o.from_probes->string() + (std::filesystem::exists(*o.from_probes, ec)
+                                                    ? " is not a directory"
+                                                    : ": no such directory"),
+                     "give the directory --save-probes wrote");
   check_format(o.format);
   check_doctor_flags(o);
   check_netsetup_flags(o);

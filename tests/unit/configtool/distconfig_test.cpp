@@ -163,9 +163,22 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(run_tool({"--over", "wifi"}).status == 2);
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
-  CHECK(missing.status == 1);
-  CHECK(missing.err.find("distconfig: error: a: no saved probe in /nonexistent-distkit\n") !=
-        std::string::npos);
+  CHECK(missing.status == 2);
+  CHECK(missing.err ==
+        "distconfig: error: --from-probes: /nonexistent-distkit: no such directory; give the "
+        "directory --save-probes wrote\n");
+  fs::path f = temp_dir("fromfile") / "probe";
+  std::ofstream(f) << "x";
+  auto file = run_tool({"--hosts", "a", "--from-probes", f.string()});
+  CHECK(file.status == 2);
+  CHECK(file.err == "distconfig: error: --from-probes: " + f.string() +
+                        " is not a directory; give the directory --save-probes wrote\n");
+  // A directory without the host's probe is that host's failure (exit 1).
+  auto none = run_tool({"--hosts", "a", "--from-probes", f.parent_path().string()});
+  CHECK(none.status == 1);
+  CHECK(none.err.rfind("distconfig: error: a: no saved probe in " + f.parent_path().string() + "\n",
+                       0) == 0);
+  fs::remove_all(f.parent_path());
 }
 
 TEST_CASE("--over ethernet --backend ring (an MLX user's TCP ring) writes a ring hostfile") {
