@@ -41,6 +41,19 @@ void check_format(const std::string& format) {
                    did_you_mean(format, names, "use one of " + join(names, ", ")));
 }
 
+// A file the run writes at the end, checked before any host is probed: a
+// missing directory (a typo) was found only after the probes, as exit 1.
+void check_output_file(const std::filesystem::path& file, const std::string& flag) {
+  std::error_code ec;
+  if (file.empty()) throw UsageError(flag, "is empty", "give a file path");
+  if (std::filesystem::is_directory(file, ec))
+    throw UsageError(flag, file.string() + " is a directory", "give a file path inside it");
+  auto dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError(flag, "no directory " + dir.string() + " for " + file.string(),
+                     "create it, or give a path in an existing directory");
+}
+
 void check_flags(const Options& o) {
   if (o.from_probes && o.save_probes)
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
@@ -52,6 +65,7 @@ void check_flags(const Options& o) {
                                                     ? " is not a directory"
                                                     : ": no such directory"),
                      "give the directory --save-probes wrote");
+  if (o.output_hostfile) check_output_file(*o.output_hostfile, "--output-hostfile");
   check_format(o.format);
   check_doctor_flags(o);
   check_netsetup_flags(o);

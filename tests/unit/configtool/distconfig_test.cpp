@@ -119,6 +119,31 @@ TEST_CASE("a --save-probes directory that cannot be made is refused before probi
   fs::remove_all(d);
 }
 
+TEST_CASE("an --output-hostfile that cannot be written is refused before probing") {
+  fs::path d = temp_dir("outbad");
+  auto no_connect = [](const std::vector<std::string>&,
+                       const distkit::ssh::ConnectOptions&) -> distkit::ssh::Connections {
+    throw std::logic_error("must not connect");
+  };
+  auto run = [&](const std::string& out) {
+    return run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--output-hostfile", out},
+                    no_connect);
+  };
+  auto missing = run((d / "typo" / "hf.json").string());
+  CHECK(missing.status == 2);
+  CHECK(missing.err == "distconfig: error: --output-hostfile: no directory " +
+                           (d / "typo").string() + " for " + (d / "typo" / "hf.json").string() +
+                           "; create it, or give a path in an existing directory\n");
+  auto dir = run(d.string());
+  CHECK(dir.status == 2);
+  CHECK(dir.err == "distconfig: error: --output-hostfile: " + d.string() +
+                       " is a directory; give a file path inside it\n");
+  auto empty = run("");
+  CHECK(empty.status == 2);
+  CHECK(empty.err == "distconfig: error: --output-hostfile: is empty; give a file path\n");
+  fs::remove_all(d);
+}
+
 TEST_CASE("RDMA missing on one host: jaccl fails with Recovery steps for that host only") {
   fs::path d = scenario_without_rdma("mesh4_m3ultra_rdma", "studio-c");
   auto r = run_tool({"--hosts", kFour, "--backend", "jaccl", "--from-probes", d.string()});
