@@ -185,6 +185,11 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(be.err ==
         "distconfig: error: --backend: jaccl needs --over thunderbolt (RDMA over its cables); "
         "use --backend ring over Ethernet, or --over thunderbolt\n");
+  auto twice = run_tool({"--hosts", "a,b,a"});
+  CHECK(twice.status == 2);
+  CHECK(twice.err ==
+        "distconfig: error: --hosts: \"a\" is listed twice (entries 1 and 3); list each host "
+        "once\n");
   CHECK(run_tool({"--over", "wifi"}).status == 2);
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
