@@ -96,6 +96,10 @@ TEST_CASE("network-setup usage errors exit 2 with one line") {
   CHECK(err({"--over", "ethernet", "--links", "x"}) ==
         "distconfig: error: --links: network setup is for point-to-point cables; use --over "
         "thunderbolt (the default) with --links for named interfaces");
+  CHECK(err({"--state-file", "state-%h"}) ==
+        "distconfig: error: --state-file: \"state-%h\" is not an absolute path; give one from /, "
+        "e.g. /var/lib/distkit/netsetup-%h.state");
+  CHECK(err({"--state-file", "~/state"}).rfind("distconfig: error: --state-file: ", 0) == 0);
   CHECK(err({"--verify-port", "0"}) ==
         "distconfig: error: --verify-port: 0 is not a TCP port; use 1..65535");
   CHECK(err({"--links", "/nonexistent-distkit-links"})
