@@ -66,6 +66,7 @@ void check_flags(const Options& o) {
                                                     : ": no such directory"),
                      "give the directory --save-probes wrote");
   if (o.output_hostfile) check_output_file(*o.output_hostfile, "--output-hostfile");
+  if (o.watch) check_output_file(o.history, "--history");
   check_format(o.format);
   check_doctor_flags(o);
   check_netsetup_flags(o);

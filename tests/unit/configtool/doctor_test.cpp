@@ -459,6 +459,10 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
   for (const char* bad : {"0.01", "0", "nan", "1e9"})
     CHECK(err({"--watch", bad}) ==
           "distconfig: error: --watch: the interval must be 0.1 to 86400 seconds; e.g. --watch 30");
+  // Before any host is probed (it was found after the probes and the plan).
+  CHECK(err({"--watch", "5", "--history", "/nonexistent-distkit/h.jsonl"}) ==
+        "distconfig: error: --history: no directory /nonexistent-distkit for "
+        "/nonexistent-distkit/h.jsonl; create it, or give a path in an existing directory");
   CHECK(err({"--doctor", "--watch", "5"}) ==
         "distconfig: error: --doctor: cannot be combined with --watch; run one, then the other");
   CHECK(err({"--watch", "5", "--json"}) ==
