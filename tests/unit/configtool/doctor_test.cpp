@@ -468,6 +468,13 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
   CHECK(err({"--watch", "5", "--json"}) ==
         "distconfig: error: --json: --watch writes its JSON lines to --history; read the history "
         "file (one JSON object per line)");
+  // Not CLI11's "Could not convert: --count = 99999999999".
+  CHECK(err({"--watch", "5", "--count", "99999999999"}) ==
+        "distconfig: error: --count: \"99999999999\" is not a whole number (at most 2147483647); "
+        "see distconfig --help");
+  CHECK(err({"--doctor", "--test-port", "nan"}) ==
+        "distconfig: error: --test-port: \"nan\" is not a whole number (at most 2147483647); see "
+        "distconfig --help");
   CHECK(err({"--doctor", "--test-port", "70000"}) ==
         "distconfig: error: --test-port: 70000 is not a TCP port; use 1..65535");
   CHECK(err({"--doctor", "--over", "ethernet"}) ==
