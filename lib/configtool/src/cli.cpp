@@ -1,8 +1,27 @@
 // See cli.hpp. Help texts are short; the man page has the details.
 #include "distkit/configtool/cli.hpp"
+#include <charconv>
+#include <system_error>
+
 #include "distkit/version.hpp"
 
 namespace distkit::configtool {
+
+namespace {
+
+// Run on the text before CLI11 converts it, whose own refusal of "1e9",
+// "nan" or 99999999999 reads "Could not convert: --count = 1e9". The
+// flag's range (a port, a count) is checked after, with its remedy.
+const CLI::Validator kWholeNumber(
+    [](const std::string& s) -> std::string {
+      int v = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && end == s.data() + s.size()) return "";
+      return "\"" + s + "\" is not a whole number (at most 2147483647)";
+    },
+    "");  // no description: --help shows the type, INT, as before
+
+}  // namespace
 
 void configure_cli(CLI::App& app, Options& o) {
   app.description("Probe hosts, find their Thunderbolt topology and write an MLX hostfile");
@@ -40,7 +59,8 @@ void configure_cli(CLI::App& app, Options& o) {
   app.add_option("--emit-scripts", o.emit_scripts,
                  "Write per-host setup, teardown and verify scripts into this directory");
   app.add_flag("--verify", o.verify, "Test TCP between every cabled pair on the backend's port");
-  app.add_option("--verify-port", o.verify_port, "TCP port --verify tests (default 32323)");
+  app.add_option("--verify-port", o.verify_port, "TCP port --verify tests (default 32323)")
+      ->check(kWholeNumber);
   app.add_flag("--teardown", o.teardown, "Undo what network setup changed on every host");
   app.add_flag("--persist", o.persist,
                "Re-apply the setup at boot (launchd on macOS, systemd on Linux)");
@@ -51,15 +71,18 @@ void configure_cli(CLI::App& app, Options& o) {
                "Check every hop the backend will use: route, connect, daemons, RDMA GIDs, speed");
   app.add_option("--watch", o.watch,
                  "Re-run the link checks every SECONDS; print changes, log every check");
-  app.add_option("--count", o.count, "With --watch: stop after N rounds (default: until Ctrl-C)");
+  app.add_option("--count", o.count, "With --watch: stop after N rounds (default: until Ctrl-C)")
+      ->check(kWholeNumber);
   app.add_option(
       "--history", o.history,
       "With --watch: append one JSON line per check here (default distconfig-watch.jsonl)");
   app.add_flag("--fail-on-drift", o.fail_on_drift, "With --watch: exit 1 at the first drift");
   app.add_option("--test-port", o.test_port,
-                 "TCP port --doctor/--watch test on (default 32322; never one of the job's)");
+                 "TCP port --doctor/--watch test on (default 32322; never one of the job's)")
+      ->check(kWholeNumber);
   app.add_option("--job-port", o.job_port,
-                 "The job's first port (distlaunch --starting-port, default 32323): left alone");
+                 "The job's first port (distlaunch --starting-port, default 32323): left alone")
+      ->check(kWholeNumber);
   app.add_option("--state-file", o.state_file,
                  "Where each host records what setup changed (%h: host; default per OS)");
 }

@@ -3,6 +3,8 @@
 #include "distkit/configtool/distconfig.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "diagnostics.hpp"
 #include "distkit/hostfile/export.hpp"
@@ -39,10 +41,32 @@ void check_format(const std::string& format) {
                    did_you_mean(format, names, "use one of " + join(names, ", ")));
 }
 
+// A file the run writes at the end, checked before any host is probed: a
+// missing directory (a typo) was found only after the probes, as exit 1.
+void check_output_file(const std::filesystem::path& file, const std::string& flag) {
+  std::error_code ec;
+  if (file.empty()) throw UsageError(flag, "is empty", "give a file path");
+  if (std::filesystem::is_directory(file, ec))
+    throw UsageError(flag, file.string() + " is a directory", "give a file path inside it");
+  auto dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError(flag, "no directory " + dir.string() + " for " + file.string(),
+                     "create it, or give a path in an existing directory");
+}
+
 void check_flags(const Options& o) {
   if (o.from_probes && o.save_probes)
     throw UsageError("--save-probes", "cannot be combined with --from-probes",
                      "the replayed probes are already saved");
+  std::error_code ec;
+  if (o.from_probes && !std::filesystem::is_directory(*o.from_probes, ec))
+    throw UsageError("--from-probes",
+                     o.from_probes->string() + (std::filesystem::exists(*o.from_probes, ec)
+                                                    ? " is not a directory"
+                                                    : ": no such directory"),
+                     "give the directory --save-probes wrote");
+  if (o.output_hostfile) check_output_file(*o.output_hostfile, "--output-hostfile");
+  if (o.watch) check_output_file(o.history, "--history");
   check_format(o.format);
   check_doctor_flags(o);
   check_netsetup_flags(o);
@@ -51,6 +75,18 @@ void check_flags(const Options& o) {
   if (o.over == "ethernet" && o.backend && *o.backend != "ring")
     throw UsageError("--backend", *o.backend + " needs --over thunderbolt (RDMA over its cables)",
                      "use --backend ring over Ethernet, or --over thunderbolt");
+}
+
+// The directories the run writes into are made before any host is probed:
+// one that cannot be made is a usage error (exit 2) now, not a failure
+// (exit 1) after the probes, with the hostfile already written.
+void make_output_dirs(const Options& o) {
+  if (o.save_probes)
+    make_directory<UsageError>(*o.save_probes, "probe directory",
+                               "choose a writable --save-probes directory");
+  if (o.emit_scripts)
+    make_directory<UsageError>(*o.emit_scripts, "script directory",
+                               "choose a writable --emit-scripts directory");
 }
 
 // `management_ips`: the file's ips are the hosts' management addresses (not
@@ -126,6 +162,7 @@ int run_distconfig(const Options& o, Services& s) {
   check_flags(o);
   check_envs(o, s);
   auto hosts = resolve_hosts(o);
+  make_output_dirs(o);
   verbose(o, s, "probing " + std::to_string(hosts.size()) + " host(s)");
   auto g = gather(o, s, hosts);
   return o.over == "ethernet" ? ethernet(o, s, g.infos) : thunderbolt(o, s, g);

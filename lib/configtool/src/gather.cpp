@@ -93,7 +93,9 @@ std::vector<std::string> resolve_hosts(const Options& o) {
     for (const auto& h : hostfile::load(*o.hostfile).hosts)
       if (std::find(names.begin(), names.end(), h.ssh) == names.end()) names.push_back(h.ssh);
   } else {
-    for (const auto& h : hostfile::parse_host_list(o.hosts, "--hosts")) names.push_back(h.ssh);
+    // distconfig has no -n: each host is probed once whatever its ranks.
+    for (const auto& h : hostfile::parse_host_list(o.hosts, "--hosts", "list each host once"))
+      names.push_back(h.ssh);
   }
   return names;
 }

@@ -15,6 +15,7 @@
 #include "distkit/probe/capture.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/json_text.hpp"
 #include "distkit/util/shell_quote.hpp"
 
 namespace distkit::configtool {
@@ -80,8 +81,7 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
 }
 
 void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
-  if (!o.emit_scripts) return;
-  std::filesystem::create_directories(*o.emit_scripts);
+  if (!o.emit_scripts) return;  // its directory is made before probing
   for (const auto& info : g.infos) {
     auto h = netsetup_target(o, info);
     auto base = *o.emit_scripts / info.host;
@@ -287,6 +287,11 @@ void check_netsetup_flags(const Options& o) {
   if (o.persist && !o.auto_setup.value_or(false) && !o.emit_scripts)
     throw UsageError("--persist", "only applies with --auto-setup or --emit-scripts",
                      "add --auto-setup");
+  // The setup runs in the SSH login's directory, the --persist boot job in
+  // /: a relative path would be two files, and teardown would read one.
+  if (!o.state_file.empty() && o.state_file[0] != '/')
+    throw UsageError("--state-file", quote(o.state_file) + " is not an absolute path",
+                     "give one from /, e.g. /var/lib/distkit/netsetup-%h.state");
   if (o.verify_port < 1 || o.verify_port > 65535)
     throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port",
                      "use 1..65535");

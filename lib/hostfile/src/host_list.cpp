@@ -27,7 +27,8 @@ void check_entry(std::string_view entry, size_t index, std::string_view flag) {
 
 }  // namespace
 
-std::vector<Host> parse_host_list(std::string_view list, std::string_view flag) {
+std::vector<Host> parse_host_list(std::string_view list, std::string_view flag,
+                                  std::string_view repeated) {
   std::string subject(flag);
   if (trim(list).empty())
     throw UsageError(
@@ -53,7 +54,7 @@ std::vector<Host> parse_host_list(std::string_view list, std::string_view flag) 
       throw UsageError(subject,
                        quote(entry) + " is listed twice (entries " +
                            std::to_string(it->second + 1) + " and " + std::to_string(i + 1) + ")",
-                       "list each host once and use -n/--repeat-hosts for several ranks per host");
+                       std::string(repeated));
     Host h;
     h.ssh = std::string(entry);
     if (is_ip_address(entry)) h.ips.push_back(h.ssh);

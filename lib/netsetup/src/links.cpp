@@ -52,6 +52,9 @@ std::vector<Cable> parse_links(std::string_view text, std::string_view source) {
   std::vector<Cable> out;
   std::map<Endpoint, int> used;  // endpoint -> line
   int line_no = 0;
+  // Windows editors start a UTF-8 file with a byte order mark; the hostfile
+  // (JSON) reader skips it too.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   for (std::string_view line : split_lines(text)) {
     ++line_no;
     std::string where = std::string(source) + ":" + std::to_string(line_no);

@@ -1,6 +1,7 @@
 // distconfig end to end, in-process: the local quick start, unreachable
 // hosts, saving and replaying probes, RDMA Recovery steps, usage errors,
 // the readiness report.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -97,6 +98,52 @@ TEST_CASE("--save-probes then --from-probes replays the same hostfile without co
   fs::remove_all(d);
 }
 
+TEST_CASE("a --save-probes directory that cannot be made is refused before probing") {
+  fs::path d = temp_dir("savebad");
+  std::ofstream(d / "file") << "x";
+  auto no_connect = [](const std::vector<std::string>&,
+                       const distkit::ssh::ConnectOptions&) -> distkit::ssh::Connections {
+    throw std::logic_error("must not connect");
+  };
+  auto r = run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--save-probes",
+                     (d / "file" / "probes").string()},
+                    no_connect);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  // The reason in parentheses is the C++ library's: not pinned.
+  CHECK(r.err.rfind("distconfig: error: " + (d / "file" / "probes").string() +
+                        ": cannot create the probe directory (",
+                    0) == 0);
+  CHECK(r.err.ends_with("); choose a writable --save-probes directory\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  fs::remove_all(d);
+}
+
+TEST_CASE("an --output-hostfile that cannot be written is refused before probing") {
+  fs::path d = temp_dir("outbad");
+  auto no_connect = [](const std::vector<std::string>&,
+                       const distkit::ssh::ConnectOptions&) -> distkit::ssh::Connections {
+    throw std::logic_error("must not connect");
+  };
+  auto run = [&](const std::string& out) {
+    return run_tool({"--hosts", "127.0.0.1", "--over", "ethernet", "--output-hostfile", out},
+                    no_connect);
+  };
+  auto missing = run((d / "typo" / "hf.json").string());
+  CHECK(missing.status == 2);
+  CHECK(missing.err == "distconfig: error: --output-hostfile: no directory " +
+                           (d / "typo").string() + " for " + (d / "typo" / "hf.json").string() +
+                           "; create it, or give a path in an existing directory\n");
+  auto dir = run(d.string());
+  CHECK(dir.status == 2);
+  CHECK(dir.err == "distconfig: error: --output-hostfile: " + d.string() +
+                       " is a directory; give a file path inside it\n");
+  auto empty = run("");
+  CHECK(empty.status == 2);
+  CHECK(empty.err == "distconfig: error: --output-hostfile: is empty; give a file path\n");
+  fs::remove_all(d);
+}
+
 TEST_CASE("RDMA missing on one host: jaccl fails with Recovery steps for that host only") {
   fs::path d = scenario_without_rdma("mesh4_m3ultra_rdma", "studio-c");
   auto r = run_tool({"--hosts", kFour, "--backend", "jaccl", "--from-probes", d.string()});
@@ -138,12 +185,30 @@ TEST_CASE("usage errors exit 2 with one actionable line") {
   CHECK(be.err ==
         "distconfig: error: --backend: jaccl needs --over thunderbolt (RDMA over its cables); "
         "use --backend ring over Ethernet, or --over thunderbolt\n");
+  auto twice = run_tool({"--hosts", "a,b,a"});
+  CHECK(twice.status == 2);
+  CHECK(twice.err ==
+        "distconfig: error: --hosts: \"a\" is listed twice (entries 1 and 3); list each host "
+        "once\n");
   CHECK(run_tool({"--over", "wifi"}).status == 2);
   CHECK(run_tool({"--backend", "nccl"}).status == 2);
   auto missing = run_tool({"--hosts", "a", "--from-probes", "/nonexistent-distkit"});
-  CHECK(missing.status == 1);
-  CHECK(missing.err.find("distconfig: error: a: no saved probe in /nonexistent-distkit\n") !=
-        std::string::npos);
+  CHECK(missing.status == 2);
+  CHECK(missing.err ==
+        "distconfig: error: --from-probes: /nonexistent-distkit: no such directory; give the "
+        "directory --save-probes wrote\n");
+  fs::path f = temp_dir("fromfile") / "probe";
+  std::ofstream(f) << "x";
+  auto file = run_tool({"--hosts", "a", "--from-probes", f.string()});
+  CHECK(file.status == 2);
+  CHECK(file.err == "distconfig: error: --from-probes: " + f.string() +
+                        " is not a directory; give the directory --save-probes wrote\n");
+  // A directory without the host's probe is that host's failure (exit 1).
+  auto none = run_tool({"--hosts", "a", "--from-probes", f.parent_path().string()});
+  CHECK(none.status == 1);
+  CHECK(none.err.rfind("distconfig: error: a: no saved probe in " + f.parent_path().string() + "\n",
+                       0) == 0);
+  fs::remove_all(f.parent_path());
 }
 
 TEST_CASE("--over ethernet --backend ring (an MLX user's TCP ring) writes a ring hostfile") {

@@ -459,11 +459,22 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
   for (const char* bad : {"0.01", "0", "nan", "1e9"})
     CHECK(err({"--watch", bad}) ==
           "distconfig: error: --watch: the interval must be 0.1 to 86400 seconds; e.g. --watch 30");
+  // Before any host is probed (it was found after the probes and the plan).
+  CHECK(err({"--watch", "5", "--history", "/nonexistent-distkit/h.jsonl"}) ==
+        "distconfig: error: --history: no directory /nonexistent-distkit for "
+        "/nonexistent-distkit/h.jsonl; create it, or give a path in an existing directory");
   CHECK(err({"--doctor", "--watch", "5"}) ==
         "distconfig: error: --doctor: cannot be combined with --watch; run one, then the other");
   CHECK(err({"--watch", "5", "--json"}) ==
         "distconfig: error: --json: --watch writes its JSON lines to --history; read the history "
         "file (one JSON object per line)");
+  // Not CLI11's "Could not convert: --count = 99999999999".
+  CHECK(err({"--watch", "5", "--count", "99999999999"}) ==
+        "distconfig: error: --count: \"99999999999\" is not a whole number (at most 2147483647); "
+        "see distconfig --help");
+  CHECK(err({"--doctor", "--test-port", "nan"}) ==
+        "distconfig: error: --test-port: \"nan\" is not a whole number (at most 2147483647); see "
+        "distconfig --help");
   CHECK(err({"--doctor", "--test-port", "70000"}) ==
         "distconfig: error: --test-port: 70000 is not a TCP port; use 1..65535");
   CHECK(err({"--doctor", "--over", "ethernet"}) ==

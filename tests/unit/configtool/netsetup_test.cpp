@@ -1,6 +1,7 @@
 // distconfig's network-setup flags, in-process on the shared scenarios:
 // printed commands and emitted scripts, --links files, and the usage
 // errors of the new flags (exit 2, one line).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +43,22 @@ TEST_CASE(
   fs::remove_all(d);
 }
 
+TEST_CASE("an --emit-scripts directory that cannot be made is refused before the hostfile") {
+  fs::path d = temp_dir("emitbad");
+  std::ofstream(d / "file") << "x";
+  auto r = run_tool({"--hosts", "studio-a,studio-b", "--from-probes", kPair, "--emit-scripts",
+                     (d / "file").string()});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  // The reason in parentheses is the C++ library's: not pinned.
+  CHECK(r.err.rfind("distconfig: error: " + (d / "file").string() +
+                        ": cannot create the script directory (",
+                    0) == 0);
+  CHECK(r.err.ends_with("); choose a writable --emit-scripts directory\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  fs::remove_all(d);
+}
+
 TEST_CASE("--links declares the cables: a ring hostfile over the planned addresses") {
   fs::path d = temp_dir("links");
   std::ofstream(d / "cables") << "studio-a:en3 studio-b:en3\nstudio-b:en4 studio-a:en4\n";
@@ -79,6 +96,10 @@ TEST_CASE("network-setup usage errors exit 2 with one line") {
   CHECK(err({"--over", "ethernet", "--links", "x"}) ==
         "distconfig: error: --links: network setup is for point-to-point cables; use --over "
         "thunderbolt (the default) with --links for named interfaces");
+  CHECK(err({"--state-file", "state-%h"}) ==
+        "distconfig: error: --state-file: \"state-%h\" is not an absolute path; give one from /, "
+        "e.g. /var/lib/distkit/netsetup-%h.state");
+  CHECK(err({"--state-file", "~/state"}).rfind("distconfig: error: --state-file: ", 0) == 0);
   CHECK(err({"--verify-port", "0"}) ==
         "distconfig: error: --verify-port: 0 is not a TCP port; use 1..65535");
   CHECK(err({"--links", "/nonexistent-distkit-links"})

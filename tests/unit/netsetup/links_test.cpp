@@ -28,6 +28,15 @@ TEST_CASE("a links file declares one cable per line, with comments and blank lin
   CHECK(c[2].b == Endpoint{"10.0.0.1", "eth2"});
 }
 
+TEST_CASE("a links file saved by a Windows editor (byte order mark, CRLF) reads the same") {
+  auto c = parse_links("\xEF\xBB\xBFh1:eth1 h2:eth1\r\nh2:eth2 h1:eth2\r\n", "cables.txt");
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].a == Endpoint{"h1", "eth1"});
+  CHECK(c[1].b == Endpoint{"h1", "eth2"});
+  // Only at the start: the same bytes inside a line are still refused.
+  CHECK(error_of("h1:eth1 h2:eth1\n\xEF\xBB\xBFh2:eth2 h1:eth2\n").rfind("cables.txt:2: ", 0) == 0);
+}
+
 TEST_CASE("malformed links files are rejected with the file, line and a remedy") {
   CHECK(error_of("h1:eth1\n") ==
         "cables.txt:1: expected 2 endpoints, found 1; write one cable per line as hostA:ifA "

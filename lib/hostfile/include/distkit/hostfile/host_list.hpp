@@ -20,8 +20,13 @@ namespace distkit::hostfile {
 // addresses, white space around entries ignored. Throws UsageError (subject
 // `flag`) for an empty list or entry, an entry with white space or control
 // characters inside or starting with '-', a repeated entry, or more than
-// kMaxHosts entries.
-std::vector<Host> parse_host_list(std::string_view list, std::string_view flag = "--hosts");
+// kMaxHosts entries. `repeated` is the remedy for a repeated entry: the
+// default points a launcher's user at -n, which a tool without it replaces.
+std::vector<Host> parse_host_list(
+    std::string_view list, std::string_view flag = "--hosts",
+    std::string_view repeated =
+        "list each host once and use -n/--repeat-hosts for several ranks "
+        "per host");
 
 // Each host repeated `n` times in place (a,a,b,b), as mlx.launch -n does.
 // Throws UsageError (subject `flag`) when n < 1, when the result would exceed
