@@ -72,15 +72,16 @@ void LineAssembler::feed_runs(std::string_view chunk,
     if (!complete) end = chunk.size();
     partial_.append(chunk.substr(0, end));
     chunk.remove_prefix(end);
-    if (complete || partial_.size() >= kMaxLine) {
+    if (complete) {
       emit(partial_);
       partial_.clear();
     }
   }
-  if (!partial_.empty()) return;  // still held: nothing of the chunk is left
-  const size_t end = last_line_end(chunk);
-  if (end > 0) emit(chunk.substr(0, end));
-  partial_.append(chunk.substr(end));
+  if (partial_.empty()) {  // else still held, and the whole chunk is in it
+    const size_t end = last_line_end(chunk);
+    if (end > 0) emit(chunk.substr(0, end));
+    partial_.append(chunk.substr(end));
+  }
   // A line longer than kMaxLine goes out in pieces: memory stays bounded.
   if (partial_.size() >= kMaxLine) {
     emit(partial_);

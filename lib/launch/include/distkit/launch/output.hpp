@@ -26,7 +26,8 @@ class LineAssembler {
   void feed(std::string_view chunk, const std::function<void(std::string_view)>& emit);
   // Calls `emit` with the chunk's complete lines in at most two runs of
   // whole lines (one finished from earlier bytes, then the rest): one
-  // write per chunk, not per line, for a rank that prints a lot.
+  // write per chunk, not per line, for a rank that prints a lot. A held
+  // line that reaches kMaxLine follows as one more piece.
   void feed_runs(std::string_view chunk, const std::function<void(std::string_view)>& emit);
   // Emits what is left as a line with '\n' appended (end of stream).
   void flush(const std::function<void(std::string_view)>& emit);
