@@ -44,6 +44,9 @@ usage "distaccept: error: $WORK/bad.json: metrics.loss.rel: must be a number ≥
   --hostfile "$WORK/hosts.json" "$WORK/bad.json"
 usage "distaccept: error: --baseline-host: no host \"studio-z\" in $WORK/hosts.json; give one of the hostfile's hosts" \
   --hostfile "$WORK/hosts.json" --baseline-host studio-z "$WORK/task.json"
+# distlaunch's check of a duration, at parse time: nothing is run.
+usage "distaccept: error: --connect-timeout: nan is not a number of seconds from 0.001 to 31536000; e.g. --connect-timeout 30" \
+  --hostfile "$WORK/hosts.json" --connect-timeout nan "$WORK/task.json"
 rc=0
 "$DA" "$WORK/task.json" > /dev/null 2> "$WORK/err" || rc=$?
 [ "$rc" = 2 ] || fail "no --hostfile: exit $rc, expected 2"
