@@ -30,17 +30,6 @@ constexpr auto kExitGrace = std::chrono::milliseconds(200);
 
 std::mutex g_spawn_mutex;  // narrows the pipe()→FD_CLOEXEC window for our own spawns
 
-ExitInfo decode_status(int status) {
-  ExitInfo e;
-  if (WIFEXITED(status))
-    e.exit_status = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    e.signal = WTERMSIG(status);
-  else
-    e.error = "unexpected wait status " + std::to_string(status);
-  return e;
-}
-
 class ProcessCommand : public RunningCommand {
  public:
   ProcessCommand(StreamHandlers h, std::chrono::milliseconds timeout)
@@ -209,8 +198,11 @@ void ProcessCommand::loop() {
   }
   out_r_.reset();
   err_r_.reset();
-  ExitInfo e = decode_status(status);
-  if (timed_out) e = ExitInfo{-1, 0, "timed out after " + std::to_string(timeout_.count()) + " ms"};
+  // waitpid() without WUNTRACED reports only an exit or a death by a signal.
+  const ExitInfo e =
+      timed_out ? ExitInfo{-1, 0, "timed out after " + std::to_string(timeout_.count()) + " ms"}
+      : WIFEXITED(status) ? ExitInfo{WEXITSTATUS(status), 0, ""}
+                          : ExitInfo{-1, WTERMSIG(status), ""};
   if (handlers_.on_exit) handlers_.on_exit(e);
 }
 
