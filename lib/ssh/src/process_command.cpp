@@ -32,17 +32,16 @@ std::mutex g_spawn_mutex;  // narrows the pipe()→FD_CLOEXEC window for our own
 
 class ProcessCommand : public RunningCommand {
  public:
-  ProcessCommand(StreamHandlers h, std::chrono::milliseconds timeout)
-      : handlers_(std::move(h)), timeout_(timeout) {}
-  ~ProcessCommand() override { wait(); }
-
-  void launch(const std::vector<std::string>& argv) {
+  ProcessCommand(const std::vector<std::string>& argv, StreamHandlers h,
+                 std::chrono::milliseconds timeout)
+      : handlers_(std::move(h)), timeout_(timeout) {
     std::string spawn_error = open_and_spawn(argv);
     thread_ = std::thread([this, spawn_error] {
       if (spawn_error.empty()) return loop();
       if (handlers_.on_exit) handlers_.on_exit(ExitInfo{-1, 0, spawn_error});
     });
   }
+  ~ProcessCommand() override { wait(); }
 
   void write_stdin(std::string_view data) override {
     std::lock_guard lock(mu_);
@@ -211,9 +210,7 @@ void ProcessCommand::loop() {
 std::unique_ptr<RunningCommand> spawn_process(const std::vector<std::string>& argv,
                                               StreamHandlers handlers,
                                               std::chrono::milliseconds timeout) {
-  auto cmd = std::make_unique<ProcessCommand>(std::move(handlers), timeout);
-  cmd->launch(argv);
-  return cmd;
+  return std::make_unique<ProcessCommand>(argv, std::move(handlers), timeout);
 }
 
 CommandResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {
