@@ -175,12 +175,10 @@ void ProcessCommand::loop() {
     fds[n++] = {wake_r_.get(), POLLIN, 0};
     if (out_r_.valid()) fds[n++] = {out_r_.get(), POLLIN, 0};
     if (err_r_.valid()) fds[n++] = {err_r_.get(), POLLIN, 0};
-    bool want_write = false;
     {
       std::lock_guard lock(mu_);
-      want_write = in_w_.valid() && !pending_in_.empty();
+      if (in_w_.valid() && !pending_in_.empty()) fds[n++] = {in_w_.get(), POLLOUT, 0};
     }
-    if (want_write) fds[n++] = {in_w_.get(), POLLOUT, 0};
     int wait_ms = pipes_open && !exited_at ? 100 : 10;
     if (timeout_.count() > 0 && !timed_out) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
