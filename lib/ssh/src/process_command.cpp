@@ -19,7 +19,7 @@
 
 namespace distkit::ssh::detail {
 
-using namespace distkit::posix;  // Fd, make_pipe, set_nonblock, spawn_in_new_group
+using namespace distkit::posix;  // Fd, make_pipe, set_nonblock, spawn_in_new_group, write_all
 // At namespace scope, not in the anonymous namespace: session_io.hpp has
 // the same alias, and a unity build may put both in one translation unit.
 using Clock = std::chrono::steady_clock;
@@ -69,10 +69,7 @@ class ProcessCommand : public RunningCommand {
   void loop();
   void pump_stdin();
   bool drain(Fd& fd, const std::function<void(std::string_view)>& sink);
-  void wake() {
-    char c = 0;
-    [[maybe_unused]] auto n = ::write(wake_w_.get(), &c, 1);
-  }
+  void wake() { write_all(wake_w_.get(), "w"); }
 
   StreamHandlers handlers_;
   std::chrono::milliseconds timeout_;

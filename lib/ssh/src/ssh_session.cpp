@@ -35,7 +35,7 @@
 
 namespace distkit::ssh::detail {
 
-using namespace distkit::posix;  // Fd, make_pipe, set_cloexec, set_nonblock
+using namespace distkit::posix;  // Fd, make_pipe, write_all
 namespace {
 
 std::once_flag g_libssh2_init;
@@ -149,10 +149,7 @@ class SessionCore {
     return rc == LIBSSH2_ERROR_EAGAIN ||
            ((rc == LIBSSH2_ERROR_BAD_USE || rc == LIBSSH2_ERROR_SOCKET_SEND) && half_sent());
   }
-  void wake() {
-    char c = 0;
-    [[maybe_unused]] auto n = ::write(wake_w_.get(), &c, 1);
-  }
+  void wake() { write_all(wake_w_.get(), "w"); }
   // Moves queued commands into free places (max_channels_); true if any.
   bool admit_queued();
   int poll_timeout_ms(bool progressed);
