@@ -47,18 +47,13 @@ std::vector<std::string> tokenize(std::string_view line) {
   throw UsageError(where, problem, "fix or remove that line");
 }
 
-// The keyword as ssh_config(5) spells it, for messages.
-std::string canonical(const std::string& key) {
-  if (key == "port") return "Port";
-  if (key == "connecttimeout") return "ConnectTimeout";
-  if (key == "serveraliveinterval") return "ServerAliveInterval";
-  if (key == "serveralivecountmax") return "ServerAliveCountMax";
-  return key;
-}
+// The keywords whose value is a number, as ssh_config(5) spells them.
+constexpr std::string_view kNumeric[] = {"Port", "ConnectTimeout", "ServerAliveInterval",
+                                         "ServerAliveCountMax"};
 
-int to_int(const std::string& where, const std::string& key, const std::string& v) {
+int to_int(const std::string& where, std::string_view key, const std::string& v) {
   if (auto n = parse_digits(v, 9)) return static_cast<int>(*n);
-  bad_line(where, canonical(key) + " '" + v + "' is not a non-negative number");
+  bad_line(where, std::string(key) + " '" + v + "' is not a non-negative number");
 }
 
 std::string expand_tokens(const std::string& s, const std::string& home, const std::string& host,
@@ -144,9 +139,8 @@ SshConfig SshConfig::parse(std::string_view text, const std::string& origin,
   p.parse(text, origin, 0);
   // Validate values once, so a typo is reported even for hosts not used.
   for (const auto& e : cfg.entries_) {
-    if (e.keyword == "port" || e.keyword == "connecttimeout" ||
-        e.keyword == "serveraliveinterval" || e.keyword == "serveralivecountmax")
-      to_int(e.where, e.keyword, e.args[0]);
+    for (std::string_view k : kNumeric)
+      if (e.keyword == lower(k)) to_int(e.where, k, e.args[0]);
     if (e.keyword == "stricthostkeychecking") {
       auto v = lower(e.args[0]);
       if (v != "yes" && v != "no" && v != "accept-new" && v != "ask" && v != "off")
@@ -241,7 +235,7 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
     else if (k == "user" && !h.user)
       h.user = v;
     else if (k == "port" && !h.port)
-      h.port = to_int(e.where, k, v);
+      h.port = to_int(e.where, "Port", v);
     else if (k == "identityfile")
       h.identity_files.push_back(v);
     else if (k == "identitiesonly" && !only)
@@ -251,11 +245,11 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
     else if (k == "stricthostkeychecking" && !strict)
       strict = lower(v);
     else if (k == "connecttimeout" && !h.connect_timeout_s)
-      h.connect_timeout_s = to_int(e.where, k, v);
+      h.connect_timeout_s = to_int(e.where, "ConnectTimeout", v);
     else if (k == "serveraliveinterval" && !h.server_alive_interval_s)
-      h.server_alive_interval_s = to_int(e.where, k, v);
+      h.server_alive_interval_s = to_int(e.where, "ServerAliveInterval", v);
     else if (k == "serveralivecountmax" && !h.server_alive_count_max)
-      h.server_alive_count_max = to_int(e.where, k, v);
+      h.server_alive_count_max = to_int(e.where, "ServerAliveCountMax", v);
     else if (k == "proxyjump" && !h.proxy_jump && lower(v) != "none")
       h.proxy_jump = v;
     else if (k == "proxycommand" && !h.proxy_command && lower(v) != "none")
