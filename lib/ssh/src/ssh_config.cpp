@@ -1,13 +1,14 @@
 // ssh_config parsing and lookup (see ssh_config.hpp for the semantics).
 // Parsing only tokenizes into entries tagged with their Host/Match block;
-// lookup() evaluates them in file order for one host, first value wins.
-// Patterns and Match criteria live in ssh_config_match.cpp.
+// lookup() evaluates them in file order for one host, first value wins,
+// deciding each Host/Match block with the patterns and criteria below.
 #include "distkit/ssh/ssh_config.hpp"
 
 #include <glob.h>
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -15,9 +16,28 @@
 #include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/strings.hpp"
-#include "ssh_config_match.hpp"
 
 namespace distkit::ssh {
+
+bool wildcard_match(std::string_view p, std::string_view t) {
+  size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+  while (ti < t.size()) {
+    if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) {
+      ++pi;
+      ++ti;
+    } else if (pi < p.size() && p[pi] == '*') {
+      star = pi++;
+      mark = ti;
+    } else if (star != std::string_view::npos) {
+      pi = star + 1;
+      ti = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '*') ++pi;
+  return pi == p.size();
+}
 
 namespace {
 
@@ -77,6 +97,95 @@ std::string expand_tokens(const std::string& s, const std::string& home, const s
   return out;
 }
 
+// OpenSSH pattern list matching: comma-separated patterns, * and ?,
+// a matching !pattern rejects the host.
+bool host_matches(std::string_view list, std::string_view host) {
+  bool positive = false;
+  for (const auto& pat : split(list, ',')) {
+    if (pat.empty()) continue;
+    if (pat[0] == '!') {
+      if (wildcard_match(std::string_view(pat).substr(1), host)) return false;
+    } else if (wildcard_match(pat, host)) {
+      positive = true;
+    }
+  }
+  return positive;
+}
+
+// Criteria without an argument, with a pattern-list argument, and those
+// only ssh(1) can decide (exec runs a command; the others need state or
+// options distkit does not have).
+constexpr std::string_view kBare[] = {"all", "canonical", "final"};
+constexpr std::string_view kWithArg[] = {"host",        "originalhost", "user",   "localuser",
+                                         "exec",        "localnetwork", "tagged", "version",
+                                         "sessiontype", "command"};
+constexpr std::string_view kUndecidable[] = {"exec",   "canonical", "final",       "localnetwork",
+                                             "tagged", "version",   "sessiontype", "command"};
+
+template <size_t N>
+bool in(const std::string_view (&set)[N], std::string_view s) {
+  return std::find(std::begin(set), std::end(set), s) != std::end(set);
+}
+
+// The words after `Match` as criteria. Throws UsageError naming `where` for
+// an unknown criterion, a missing argument, or `all` combined with others.
+std::vector<SshConfig::Criterion> parse_match(const std::vector<std::string>& words,
+                                              const std::string& where) {
+  std::vector<SshConfig::Criterion> out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    SshConfig::Criterion c;
+    c.name = lower(words[i]);
+    if (!c.name.empty() && c.name[0] == '!') {
+      c.negated = true;
+      c.name.erase(0, 1);
+    }
+    if (in(kWithArg, c.name)) {
+      if (i + 1 == words.size()) bad_line(where, "'Match " + words[i] + "' needs an argument");
+      c.arg = words[++i];
+    } else if (!in(kBare, c.name)) {
+      throw UsageError(where, "unknown Match criterion '" + words[i] + "'",
+                       "use all, host, originalhost, user, localuser or exec");
+    }
+    out.push_back(std::move(c));
+  }
+  bool has_all = std::any_of(out.begin(), out.end(), [](const auto& c) { return c.name == "all"; });
+  bool others =
+      std::any_of(out.begin(), out.end(), [](const auto& c) { return !in(kBare, c.name); });
+  if (has_all && others) bad_line(where, "'Match all' cannot be combined with other criteria");
+  return out;
+}
+
+// What a Match line is evaluated against: the state of the lookup so far.
+struct MatchState {
+  std::string_view original_host;  // as given (Host patterns see this too)
+  std::string_view host_name;      // HostName so far (expanded), else original
+  std::string_view user;           // user@ given, else User so far, else local
+  std::string_view local_user;
+};
+
+enum class MatchResult { no, yes, undecided };
+
+// yes when every criterion holds; no when a decidable one fails; otherwise
+// undecided, with `*why` set to the first criterion only ssh(1) can decide.
+MatchResult evaluate_match(const std::vector<SshConfig::Criterion>& criteria,
+                           const MatchState& state, std::string* why) {
+  bool undecided = false;
+  for (const auto& c : criteria) {
+    if (in(kUndecidable, c.name)) {
+      if (!undecided && why) *why = c.name;
+      undecided = true;
+      continue;
+    }
+    std::string_view subject = c.name == "host"           ? state.host_name
+                               : c.name == "originalhost" ? state.original_host
+                               : c.name == "user"         ? state.user
+                                                          : state.local_user;  // "localuser"
+    bool holds = c.name == "all" || host_matches(c.arg, subject);
+    if (holds == c.negated) return MatchResult::no;
+  }
+  return undecided ? MatchResult::undecided : MatchResult::yes;
+}
+
 }  // namespace
 
 // ssh(1) reads Includes at most 16 deep; a glob matching many files that
@@ -107,7 +216,7 @@ struct ConfigParser {
         cfg.blocks_.push_back({{{"originalhost", false, join(args, ",")}}, where});
         block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "match") {
-        cfg.blocks_.push_back({detail::parse_match(args, where), where});
+        cfg.blocks_.push_back({parse_match(args, where), where});
         block = static_cast<int>(cfg.blocks_.size()) - 1;
       } else if (key == "include") {
         for (const auto& a : args) include_one(a, where, depth);
@@ -219,10 +328,10 @@ HostConfig SshConfig::lookup(const std::string& host, const std::string& local_u
       std::string name = host_name ? expand_tokens(*host_name, home_, host, "", local_user) : host;
       std::string user = given_user.value_or(h.user.value_or(local_user));
       std::string why;
-      auto r = detail::evaluate_match(blocks_[b].criteria, {host, name, user, local_user}, &why);
-      if (r == detail::MatchResult::undecided && !h.undecided_match)
+      auto r = evaluate_match(blocks_[b].criteria, {host, name, user, local_user}, &why);
+      if (r == MatchResult::undecided && !h.undecided_match)
         h.undecided_match = "Match " + why + " at " + blocks_[b].where;
-      applies[b] = r == detail::MatchResult::yes;
+      applies[b] = r == MatchResult::yes;
     }
     return applies[b] == 1;
   };

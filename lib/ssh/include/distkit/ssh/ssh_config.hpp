@@ -116,10 +116,6 @@ class SshConfig {
   friend struct ConfigParser;
 };
 
-// OpenSSH pattern list matching: comma-separated patterns, * and ?,
-// a matching !pattern rejects the host.
-bool host_matches(const std::vector<std::string>& patterns, std::string_view host);
-
 // Shell-style wildcard match (only * and ?).
 bool wildcard_match(std::string_view pattern, std::string_view text);
 
