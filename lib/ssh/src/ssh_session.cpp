@@ -22,7 +22,6 @@
 #include <mutex>
 #include <vector>
 
-#include "ack_now.hpp"
 #include "auth.hpp"
 #include "connect_failure.hpp"
 #include "distkit/util/posix.hpp"
