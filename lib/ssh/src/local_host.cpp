@@ -17,17 +17,14 @@ namespace {
 bool is_loopback_literal(std::string_view h) {
   if (h == "localhost" || h == "::1" || h == "[::1]") return true;
   in_addr a4{};
-  std::string s(h);
-  if (inet_pton(AF_INET, s.c_str(), &a4) == 1) return (ntohl(a4.s_addr) >> 24) == 127;
-  return false;
+  return inet_pton(AF_INET, std::string(h).c_str(), &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127;
 }
 
 bool is_own_hostname(std::string_view h) {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return false;
-  std::string full(buf);
-  std::string short_name = full.substr(0, full.find('.'));
-  return h == full || h == short_name;
+  std::string_view full(buf);
+  return h == full || h == full.substr(0, full.find('.'));
 }
 
 std::string address_text(const sockaddr* sa) {
