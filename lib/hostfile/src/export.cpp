@@ -40,17 +40,12 @@ void check_name(const std::string& name, ExportFormat fmt) {
       if (name.find(c) != std::string::npos) refuse(c, "is hostlist syntax");
 }
 
-// A name split into prefix and trailing number ("node07" -> "node", "07").
-struct Numbered {
-  std::string prefix, digits;
-};
-
-bool split_number(const std::string& name, Numbered& out) {
+// Where the trailing number of `name` starts ("node07" -> 4); 0 when there
+// is none to fold (no digits, only digits, more than 9, an IP address).
+size_t number_start(const std::string& name) {
   size_t p = name.size();
   while (p > 0 && name[p - 1] >= '0' && name[p - 1] <= '9') --p;
-  if (p == 0 || p == name.size() || name.size() - p > 9 || is_ip_address(name)) return false;
-  out = {name.substr(0, p), name.substr(p)};
-  return true;
+  return p == name.size() || name.size() - p > 9 || is_ip_address(name) ? 0 : p;
 }
 
 // "01","02","03","07" -> "01-03,07" (numbers of one width class, sorted).
@@ -79,12 +74,12 @@ size_t width_of(const std::string& digits) {
 class NodeGroups {
  public:
   void add(const std::string& name) {
-    Numbered n;
-    Key key{name, kPlain};
-    if (split_number(name, n)) key = {n.prefix, width_of(n.digits)};
+    const size_t p = number_start(name);
+    const std::string digits = name.substr(p);
+    const Key key = p ? Key{name.substr(0, p), width_of(digits)} : Key{name, kPlain};
     auto [it, inserted] = groups_.try_emplace(key);
     if (inserted) order_.push_back(key);
-    if (key.second != kPlain) it->second.push_back(n.digits);
+    if (p) it->second.push_back(digits);
   }
 
   // "10" reads the same at width 2, so it joins node01..node09.
