@@ -31,9 +31,7 @@ std::vector<Interface> parse_ifconfig(std::string_view text) {
   for (std::string_view line : split_lines(text)) {
     auto w = split_words(line);
     if (is_ifconfig_header(line)) {
-      Interface i;
-      i.name = std::string(line.substr(0, line.find(':')));
-      out.push_back(std::move(i));
+      out.push_back({std::string(line.substr(0, line.find(':'))), {}, {}, ""});
       continue;
     }
     if (out.empty() || w.size() < 2) continue;

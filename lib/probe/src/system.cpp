@@ -7,7 +7,7 @@ namespace distkit::probe {
 
 namespace {
 
-// "Key:\t\tvalue" or "KEY=value" -> value for `key`, else nullopt-ish "".
+// "Key:\t\tvalue" or "KEY=value": the value (unquoted) into `out` when `line` sets `key`.
 bool take(std::string_view line, std::string_view key, char sep, std::string& out) {
   if (line.substr(0, key.size()) != key || line.size() <= key.size() || line[key.size()] != sep)
     return false;
@@ -38,12 +38,10 @@ OsVersion parse_os_release(std::string_view text) {
 }
 
 Uname parse_uname(std::string_view text) {
-  Uname u;
   auto lines = split_lines(text);
-  if (lines.empty()) return u;
-  auto w = split(trim(lines[0]), ' ');
-  if (!w.empty()) u.kernel = w[0];
-  return u;
+  if (lines.empty()) return {};
+  std::string_view line = trim(lines[0]);
+  return {std::string(line.substr(0, line.find(' ')))};
 }
 
 std::string parse_version_line(std::string_view text) {
