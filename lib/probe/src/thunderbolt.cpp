@@ -14,8 +14,8 @@ using nlohmann::json;
 
 namespace {
 
+// find() on anything but an object finds nothing.
 std::string str_field(const json& j, const char* key) {
-  if (!j.is_object()) return {};
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
@@ -73,12 +73,8 @@ TbReport parse_system_profiler_thunderbolt(std::string_view json_text) {
     r.error = "system_profiler printed invalid JSON";
     return r;
   }
-  const json* buses = nullptr;
-  if (doc.is_object()) {
-    auto it = doc.find("SPThunderboltDataType");
-    if (it != doc.end() && it->is_array()) buses = &*it;
-  }
-  if (!buses) {
+  auto buses = doc.find("SPThunderboltDataType");
+  if (buses == doc.end() || !buses->is_array()) {
     r.error = "system_profiler JSON has no SPThunderboltDataType list";
     return r;
   }
