@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <mutex>
-#include <sstream>
 #include <string_view>
 
 #include "connect_failure.hpp"
@@ -65,9 +65,7 @@ KnownHosts::KnownHosts(LIBSSH2_SESSION* s, const std::vector<std::string>& files
     : kh_(libssh2_knownhost_init(s)), first_file_(files.empty() ? "" : files.front()) {
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    add_lines(text.str());
+    add_lines(std::string(std::istreambuf_iterator<char>(in), {}));
   }
 }
 

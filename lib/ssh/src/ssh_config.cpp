@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
@@ -265,9 +265,7 @@ namespace {
 std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 std::vector<std::pair<std::string, std::string>> read_glob(const std::string& pattern) {
