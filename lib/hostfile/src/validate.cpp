@@ -79,16 +79,19 @@ std::string describe_entry(const RdmaEntry& e) {
   return "a list of devices";
 }
 
+std::string cell(size_t i, size_t j) {
+  return host_path(i) + ".rdma[" + std::to_string(j) + "]";
+}
+
 void check_rdma(const Host& h, size_t i, size_t n, std::string_view src, const std::string& path) {
   if (h.rdma.empty()) return;
   if (h.rdma.size() != n)
     fail(src, path + ".rdma",
          "has " + std::to_string(h.rdma.size()) + " entries for " + std::to_string(n) + " hosts",
          "give one entry per host (null for the host itself), or [] when not using RDMA");
-  for (size_t j = 0; j < n; ++j)
-    check_rdma_entry(h.rdma[j], src, path + ".rdma[" + std::to_string(j) + "]");
+  for (size_t j = 0; j < n; ++j) check_rdma_entry(h.rdma[j], src, cell(i, j));
   if (!std::holds_alternative<std::monostate>(h.rdma[i]))
-    fail(src, path + ".rdma[" + std::to_string(i) + "]",
+    fail(src, cell(i, i),
          "is " + describe_entry(h.rdma[i]) + " but a host's entry for itself must be null",
          "write null at index " + std::to_string(i));
 }
@@ -120,10 +123,6 @@ size_t width(const RdmaEntry& e) {
   if (std::holds_alternative<std::string>(e)) return 1;
   if (const auto* list = std::get_if<std::vector<std::string>>(&e)) return list->size();
   return 0;
-}
-
-std::string cell(size_t i, size_t j) {
-  return host_path(i) + ".rdma[" + std::to_string(j) + "]";
 }
 
 // Every row has one entry per host (a row of [] means no RDMA at all).
