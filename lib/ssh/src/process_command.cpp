@@ -95,12 +95,9 @@ std::string ProcessCommand::open_and_spawn(const std::vector<std::string>& argv)
   ::fcntl(in_w.get(), F_SETNOSIGPIPE, 1);
 #endif
   int err = 0;
-  pid_t pid = spawn_in_new_group(argv, {in_r.get(), out_w.get(), err_w.get()}, err);
-  if (pid < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
-  {
-    std::lock_guard lock(mu_);
-    pid_ = pid;
-  }
+  // No lock: the constructor calls this before the I/O thread exists.
+  pid_ = spawn_in_new_group(argv, {in_r.get(), out_w.get(), err_w.get()}, err);
+  if (pid_ < 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
   in_w_ = std::move(in_w);
   out_r_ = std::move(out_r);
   err_r_ = std::move(err_r);
@@ -186,10 +183,7 @@ void ProcessCommand::loop() {
     if (out_r_.valid()) drain(out_r_, handlers_.on_stdout);
     if (err_r_.valid()) drain(err_r_, handlers_.on_stderr);
   }
-  {
-    std::lock_guard lock(mu_);
-    in_w_.reset();
-  }
+  in_w_.reset();
   out_r_.reset();
   err_r_.reset();
   // waitpid() without WUNTRACED reports only an exit or a death by a signal.
