@@ -19,12 +19,6 @@ namespace distkit::accept {
 
 namespace {
 
-std::string last_line(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  auto nl = text.rfind('\n');
-  return nl == std::string::npos ? text : text.substr(nl + 1);
-}
-
 std::string hpc_job_script(const HpcOptions& o, const HpcJob& job) {
   std::string runs;
   for (const auto& r : job.runs)

@@ -2,6 +2,7 @@
 #include "remote_executors.hpp"
 
 #include "distkit/util/shell_quote.hpp"
+#include "distkit/util/strings.hpp"
 #include "process_command.hpp"
 
 namespace distkit::ssh::detail {
@@ -40,9 +41,7 @@ namespace {
 // ssh(1) exits 255 for its own failures: report those as transport errors.
 void mark_transport_failure(ExitInfo& e, const std::string& err) {
   if (e.exit_status != 255) return;
-  std::string last = err;
-  while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
-  last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+  std::string last = last_line(err);
   e = ExitInfo{-1, 0, last.empty() ? "ssh failed (exit 255)" : last};
 }
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -262,9 +263,12 @@ SshConfig SshConfig::parse(std::string_view text, const std::string& origin,
 
 namespace {
 
+// A directory opens as a stream that reads nothing, which would pass for
+// an empty config (--ssh-config ~/.ssh): not a file, so none.
 std::optional<std::string> read_file(const std::string& path) {
+  std::error_code ec;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in || std::filesystem::is_directory(path, ec)) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 

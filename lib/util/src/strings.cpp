@@ -69,6 +69,12 @@ std::string first_line(std::string_view s) {
   return "";
 }
 
+std::string last_line(std::string_view s) {
+  auto lines = split_lines(s);
+  auto it = std::find_if(lines.rbegin(), lines.rend(), [](auto l) { return !trim(l).empty(); });
+  return it == lines.rend() ? "" : std::string(trim(*it));
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {

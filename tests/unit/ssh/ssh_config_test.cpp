@@ -1,6 +1,8 @@
 // ssh_config parsing and lookup, OpenSSH semantics (first value wins).
 #include "distkit/ssh/ssh_config.hpp"
 
+#include <filesystem>
+
 #include "catch.hpp"
 #include "distkit/util/error.hpp"
 
@@ -145,6 +147,20 @@ TEST_CASE("loading a missing config file names the file and the remedy") {
     CHECK(std::string(e.what()) ==
           "/nonexistent/distkit/ssh_config: cannot read this ssh config file; check the path "
           "given with --ssh-config or DISTKIT_SSH_CONFIG");
+  }
+}
+
+TEST_CASE("a directory given as the config file is refused, not read as an empty config") {
+  // --ssh-config ~/.ssh (the folder, not the file): it once ran on
+  // without the user's Host blocks, and every host failed to resolve.
+  const auto dir = std::filesystem::temp_directory_path();
+  try {
+    SshConfig::load(dir);
+    FAIL("no error");
+  } catch (const distkit::UsageError& e) {
+    CHECK(std::string(e.what()) == dir.string() +
+                                       ": cannot read this ssh config file; check the path given "
+                                       "with --ssh-config or DISTKIT_SSH_CONFIG");
   }
 }
 

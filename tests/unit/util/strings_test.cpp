@@ -45,6 +45,13 @@ TEST_CASE("utc_time spells a time in UTC, ISO 8601 by default") {
   CHECK(distkit::utc_time(1796272175, distkit::UtcFormat::compact) == "20261203T042935Z");
 }
 
+TEST_CASE("last_line: the last line with more than blanks, trimmed") {
+  CHECK(distkit::last_line("ssh: connect to host h1\r\n  Connection refused \n \n") ==
+        "Connection refused");
+  CHECK(distkit::last_line("one") == "one");
+  CHECK(distkit::last_line(" \n\t\n").empty());
+}
+
 TEST_CASE("first_line: the first line with more than blanks, trimmed") {
   CHECK(distkit::first_line("\n  \r\n  sudo: a password is required \nlater\n") ==
         "sudo: a password is required");

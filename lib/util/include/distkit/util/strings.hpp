@@ -19,6 +19,9 @@ std::vector<std::string_view> split_lines(std::string_view s);
 // The first line with more than blanks, trimmed ("" when none): what a
 // command's error output says first.
 std::string first_line(std::string_view s);
+// The last line with more than blanks, trimmed ("" when none): where a
+// command that failed says why (sbatch, ssh).
+std::string last_line(std::string_view s);
 // Whether every character of `s` is an ASCII letter, a digit, '_' or one
 // of `extra` (true for ""): a variable's name, with ".-" an interface's.
 bool is_word(std::string_view s, std::string_view extra = "");
