@@ -1,6 +1,7 @@
 // See doctor_flow.hpp.
 #include "doctor_flow.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
@@ -242,9 +243,7 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
 int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topology& t,
                const netsetup::Plan& plan) {
   auto lc = plan_link_checks(o, g, t, plan);
-  verbose(o, s,
-          "checking " + std::to_string(lc.hops.size()) + " hop(s) on port " +
-              std::to_string(o.test_port));
+  verbose(o, s, fmt::format("checking {} hop(s) on port {}", lc.hops.size(), o.test_port));
   auto results = run_link_checks(o, g, lc, true, 0);
   std::vector<Finding> fs;
   auto add = [&fs](std::vector<Finding> more) { fs.insert(fs.end(), more.begin(), more.end()); };
