@@ -75,9 +75,7 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
     scripts.push_back(script(netsetup_target(o, info)));
   }
   ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
-  auto r = netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
-  board.finish();
-  return r;
+  return netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
 }
 
 void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
