@@ -6,9 +6,8 @@ namespace distkit::topology {
 namespace {
 
 std::vector<std::string> management_ips(const probe::HostInfo& info) {
-  std::string ip = info.management_address();
-  if (ip.empty()) return {};
-  return {ip};
+  if (auto ip = info.management_address(); !ip.empty()) return {ip};
+  return {};
 }
 
 // Devices of `host` on its first `width` cables to `peer`.
