@@ -121,8 +121,7 @@ std::string link_check_script(const Options& o, const std::string& host,
   for (const auto& h : hops)
     if (h.peer == host) {
       incoming += 3;  // each connector connects three times (doctor_host.sh)
-      if (std::find(listen.begin(), listen.end(), h.address) == listen.end())
-        listen.push_back(h.address);
+      if (!std::ranges::count(listen, h.address)) listen.push_back(h.address);
     }
   std::string lines;
   for (size_t k = 0; k < mine.size(); ++k) {
