@@ -142,12 +142,18 @@ std::string link_check_script(const Options& o, const std::string& host,
   if (!state_file.empty()) host_checks += "section state cat " + shell_quote(state_file) + "\n";
   if (rdma) host_checks += "section ibv_devinfo_v need ibv_devinfo -v\n";
   if (tb_speed) host_checks += "section tb_json need system_profiler SPThunderboltDataType -json\n";
+  // Files of network daemons known to undo a setup (exo's LaunchDaemon and
+  // its script, exo#2067/#2279), for the host script to look for.
+  const std::string daemon_files =
+      shell_join({"/Library/LaunchDaemons/io.exo.networksetup.plist",
+                  "/Library/Application Support/EXO/disable_bridge_enable_dhcp.sh",
+                  "/Library/Application Support/EXO/disable_bridge.sh"});
   return render_named("doctor_host.sh",
                       {{"capture", std::string(template_text("capture_writer.sh"))},
                        {"host", host},
                        {"port", std::to_string(o.test_port)},
                        {"sample_bytes", std::to_string(sample_bytes)},
-                       {"daemon_files", shell_join(conflicting_daemon_files())},
+                       {"daemon_files", daemon_files},
                        {"incoming", std::to_string(incoming)},
                        {"lifetime", std::to_string(kListenSeconds)},
                        {"retry", std::to_string(kRetrySeconds)},
