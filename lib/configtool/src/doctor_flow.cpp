@@ -52,8 +52,7 @@ void link_hops(const netsetup::Plan& plan, std::vector<Hop>& out) {
 void ring_hops(const hostfile::Hostfile& hf, const Gathered& g, const topology::Topology& t,
                std::vector<Hop>& out) {
   const size_t n = hf.hosts.size();
-  if (n < 2) return;
-  for (size_t r = 0; r < n; ++r) {
+  for (size_t r = 0; r < n; ++r) {  // one host: it is its own next, no hop
     const auto& me = hf.hosts[r];
     const auto& next = hf.hosts[(r + 1) % n];
     if (me.ssh == next.ssh) continue;
@@ -222,9 +221,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
     scripts.push_back(link_check_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
                                         !rdma && g.infos[i].has_thunderbolt, sample_bytes,
                                         netsetup_target(o, g.infos[i]).state_file));
-  std::string b = probe::make_boundary();
-  auto results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
-                                       kScriptTimeout, nullptr);
+  auto results = netsetup::run_scripts(
+      g.executors, scripts, "/bin/sh -s -- " + shell_quote(probe::make_boundary()), kScriptTimeout);
   std::vector<HostResult> out;
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& host = g.infos[i].host;

@@ -321,11 +321,10 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
   // Saved probes cannot answer: check_netsetup_flags refuses them here.
   bool query = wants_live_netsetup(o);
   std::vector<ssh::CommandResult> results;
-  if (query) {
-    std::string b = probe::make_boundary();
-    results = run_on_hosts(o, g, g.executors, netsetup::state_script,
-                           "/bin/sh -s -- " + shell_quote(b), "reading addresses");
-  }
+  if (query)
+    results =
+        run_on_hosts(o, g, g.executors, netsetup::state_script,
+                     "/bin/sh -s -- " + shell_quote(probe::make_boundary()), "reading addresses");
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& info = g.infos[i];
     nets[info.host] = from_capture(g.captures[i]);
