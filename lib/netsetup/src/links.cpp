@@ -56,9 +56,7 @@ std::vector<Cable> parse_links(std::string_view text, std::string_view source) {
   for (std::string_view line : split_lines(text)) {
     ++line_no;
     std::string where = std::string(source) + ":" + std::to_string(line_no);
-    size_t hash = line.find('#');
-    if (hash != std::string_view::npos) line = line.substr(0, hash);
-    auto w = split_words(line);
+    auto w = split_words(line.substr(0, line.find('#')));
     if (w.empty()) continue;
     if (w.size() != 2)
       throw UsageError(where, "expected 2 endpoints, found " + std::to_string(w.size()), kFormat);
