@@ -169,8 +169,7 @@ void check_doctor_flags(const Options& o) {
   if (o.watch && !(*o.watch >= 0.1 && *o.watch <= 86400))  // NaN too
     throw UsageError("--watch", "the interval must be 0.1 to 86400 seconds", "e.g. --watch 30");
   if (o.count < 0) throw UsageError("--count", "must be 0 (no limit) or more", "e.g. --count 10");
-  bool watch_only = o.count || o.fail_on_drift;
-  if (watch_only && !o.watch)
+  if ((o.count || o.fail_on_drift) && !o.watch)
     throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
                      "add --watch SECONDS");
   if (o.json && o.watch)
