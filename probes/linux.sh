@@ -1,8 +1,7 @@
 # probes/linux.sh: what distconfig asks a Linux host, in one round trip.
 # Same contract as probes/macos.sh (sh -s -- BOUNDARY LAUNCHER, after
 # probes/common.sh; capture on stdout). Thunderbolt/USB4 and RDMA devices come from sysfs where present.
-L=$2
-[ -n "$L" ] || L=${SSH_CONNECTION%% *}
+L=${2:-${SSH_CONNECTION%% *}}
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin
 export PATH
 host_name() { if have hostname; then hostname; else uname -n; fi; }

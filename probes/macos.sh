@@ -5,8 +5,7 @@
 # `ifconfig -a` already holds bridge0's members and en1's address, so
 # neither is asked separately (fewer processes: probing 16 hosts at once
 # stays cheap).
-L=$2
-[ -n "$L" ] || L=${SSH_CONNECTION%% *}
+L=${2:-${SSH_CONNECTION%% *}}
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/homebrew/bin
 export PATH
 py_ok() {

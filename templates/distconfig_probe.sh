@@ -5,14 +5,8 @@
 # capture writer (templates/capture_writer.sh) through probes/common.sh.
 {{capture|raw}}
 {{common|raw}}
-distkit_probe_macos() {
-{{macos|raw}}
-}
-distkit_probe_linux() {
-{{linux|raw}}
-}
 if [ "$(uname -s 2>/dev/null)" = Darwin ] || command -v system_profiler >/dev/null 2>&1; then
-  distkit_probe_macos "$@"
+{{macos|raw}}
 else
-  distkit_probe_linux "$@"
+{{linux|raw}}
 fi

@@ -15,6 +15,9 @@ same() { say "same $*"; }
 failed() { NS_BAD=1; say "failed $1: $(tr '\n' ' ' <"$NS_ERR" | sed 's/ *$//')"; }
 # Runs a command, keeping its stderr for failed().
 run() { "$@" 2>"$NS_ERR" >/dev/null; }
+# attempt DONE FAILED CMD...: runs CMD, then says "changed DONE" (status 0)
+# or "failed FAILED" with CMD's error (status 1).
+attempt() { ns_done=$1 ns_failed=$2; shift 2; if run "$@"; then changed "$ns_done"; return 0; fi; failed "$ns_failed"; return 1; }
 # The state file must be ours: not a symlink, owned by this user (root).
 state_ok() {
   [ ! -e "$STATE" ] && [ ! -L "$STATE" ] && return 0

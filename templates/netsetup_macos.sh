@@ -21,18 +21,16 @@ has_if() {
 }
 ns_bridge_out() {
   if ! ifconfig "$1" 2>/dev/null | grep -qF "member: $2 "; then same "$2 not in $1"; return; fi
-  if run ifconfig "$1" deletem "$2"; then record "bridgeout $1 $2"; changed "took $2 out of $1"
-  else failed "take $2 out of $1"; fi
+  attempt "took $2 out of $1" "take $2 out of $1" ifconfig "$1" deletem "$2" && record "bridgeout $1 $2"
 }
 ns_bridge_down() {
   if ! ifconfig "$1" 2>/dev/null | grep -q 'flags=[0-9a-fA-F]*<UP[,>]'; then same "$1 down"; return; fi
-  if run ifconfig "$1" down; then record "bridgedown $1"; changed "$1 down"; else failed "$1 down"; fi
+  attempt "$1 down" "$1 down" ifconfig "$1" down && record "bridgedown $1"
 }
 ns_addr() {
   has_if "$1" || { failed "address $2/$3 on $1"; return; }
   if ifconfig "$1" | grep -qF "inet $2 "; then same "address $2/$3 on $1"; return; fi
-  if run ifconfig "$1" inet "$2" netmask "$4" alias; then record "addr $1 $2/$3"; changed "address $2/$3 on $1"
-  else failed "address $2/$3 on $1"; fi
+  attempt "address $2/$3 on $1" "address $2/$3 on $1" ifconfig "$1" inet "$2" netmask "$4" alias && record "addr $1 $2/$3"
 }
 route_dev() { route -n get "$1" 2>/dev/null | sed -n 's/^ *interface: *//p' | sed -n 1p; }
 # `change` is the fallback when a host route to the peer exists over
@@ -47,26 +45,19 @@ ns_route() {
 }
 undo_bridgeout() {
   if ifconfig "$1" 2>/dev/null | grep -qF "member: $2 "; then same "$2 back in $1"; return 0; fi
-  if run ifconfig "$1" addm "$2"; then changed "put $2 back in $1"; return 0; fi
-  failed "put $2 back in $1"; return 1
+  attempt "put $2 back in $1" "put $2 back in $1" ifconfig "$1" addm "$2"
 }
-undo_bridgedown() {
-  if run ifconfig "$1" up; then changed "$1 up"; return 0; fi
-  failed "$1 up"; return 1
-}
+undo_bridgedown() { attempt "$1 up" "$1 up" ifconfig "$1" up; }
 undo_addr() {
   if ! ifconfig "$1" 2>/dev/null | grep -qF "inet ${2%/*} "; then same "address $2 not on $1"; return 0; fi
-  if run ifconfig "$1" inet "${2%/*}" -alias; then changed "removed address $2 from $1"; return 0; fi
-  failed "remove address $2 from $1"; return 1
+  attempt "removed address $2 from $1" "remove address $2 from $1" ifconfig "$1" inet "${2%/*}" -alias
 }
 undo_route() {
   if [ "$(route_dev "$2")" != "$1" ]; then same "no route to $2 via $1"; return 0; fi
-  if run route -n delete -host "$2" -interface "$1"; then changed "removed route to $2 via $1"; return 0; fi
-  failed "remove route to $2 via $1"; return 1
+  attempt "removed route to $2 via $1" "remove route to $2 via $1" route -n delete -host "$2" -interface "$1"
 }
 undo_persist() {
   case $1 in /var/db/distkit/netsetup.sh|/Library/LaunchDaemons/com.distkit.netsetup.plist) ;; *) echo "$1 is not a file distconfig installs" >"$NS_ERR"; failed "remove $1"; return 1 ;; esac
   launchctl bootout system "$1" >/dev/null 2>&1
-  if run rm -f "$1"; then changed "removed $1"; return 0; fi
-  failed "remove $1"; return 1
+  attempt "removed $1" "remove $1" rm -f "$1"
 }

@@ -1,8 +1,7 @@
 // See cli.hpp. Help texts are short; the man page has the details.
 #include "distkit/configtool/cli.hpp"
-#include <charconv>
-#include <system_error>
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::configtool {
@@ -14,9 +13,7 @@ namespace {
 // flag's range (a port, a count) is checked after, with its remedy.
 const CLI::Validator kWholeNumber(
     [](const std::string& s) -> std::string {
-      int v = 0;
-      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && end == s.data() + s.size()) return "";
+      if (parse_decimal<int>(s)) return "";
       return "\"" + s + "\" is not a whole number (at most 2147483647)";
     },
     "");  // no description: --help shows the type, INT, as before

@@ -134,12 +134,8 @@ int thunderbolt(const Options& o, Services& s, Gathered& g) {
   if (o.teardown) return network_teardown(o, s, g);
   auto t = o.links ? links_topology(o, s, infos) : topology::build_topology(infos);
   if (!o.links) warn_topology(s, t, infos);
-  if (o.dot) {
-    s.out << topology::render_dot(t);
-    return 0;
-  }
-  if (o.matrix) {
-    s.out << topology::render_matrix(t);
+  if (o.dot || o.matrix) {
+    s.out << (o.dot ? topology::render_dot(t) : topology::render_matrix(t));
     return 0;
   }
   if (o.doctor || o.watch) {

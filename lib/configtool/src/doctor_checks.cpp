@@ -163,14 +163,6 @@ std::string Hop::name() const {
          (kind == "link" ? "" : ", " + kind) + ")";
 }
 
-const std::vector<std::string>& conflicting_daemon_files() {
-  static const std::vector<std::string> files{
-      "/Library/LaunchDaemons/io.exo.networksetup.plist",
-      "/Library/Application Support/EXO/disable_bridge_enable_dhcp.sh",
-      "/Library/Application Support/EXO/disable_bridge.sh"};
-  return files;
-}
-
 HostResult read_host_result(const std::string& host, const probe::Capture& c,
                             const std::vector<Hop>& hops,
                             const std::vector<probe::HardwarePort>& ports) {

@@ -62,10 +62,6 @@ struct HostResult {
   std::vector<std::string> not_listening;  // "10.213.0.1: Address already in use"
 };
 
-// Files of network daemons known to undo a setup (exo's LaunchDaemon and its
-// script, exo#2067/#2279), for the host script to look for.
-const std::vector<std::string>& conflicting_daemon_files();
-
 // Reads the capture of templates/doctor_host.sh for `hops` (this host's).
 // `ports`: the host's `networksetup -listallhardwareports` from its probe,
 // to map a "tb_json" section (system_profiler SPThunderboltDataType -json,

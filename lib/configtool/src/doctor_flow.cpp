@@ -1,6 +1,7 @@
 // See doctor_flow.hpp.
 #include "doctor_flow.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
@@ -51,8 +52,7 @@ void link_hops(const netsetup::Plan& plan, std::vector<Hop>& out) {
 void ring_hops(const hostfile::Hostfile& hf, const Gathered& g, const topology::Topology& t,
                std::vector<Hop>& out) {
   const size_t n = hf.hosts.size();
-  if (n < 2) return;
-  for (size_t r = 0; r < n; ++r) {
+  for (size_t r = 0; r < n; ++r) {  // one host: it is its own next, no hop
     const auto& me = hf.hosts[r];
     const auto& next = hf.hosts[(r + 1) % n];
     if (me.ssh == next.ssh) continue;
@@ -120,8 +120,7 @@ std::string link_check_script(const Options& o, const std::string& host,
   for (const auto& h : hops)
     if (h.peer == host) {
       incoming += 3;  // each connector connects three times (doctor_host.sh)
-      if (std::find(listen.begin(), listen.end(), h.address) == listen.end())
-        listen.push_back(h.address);
+      if (!std::ranges::count(listen, h.address)) listen.push_back(h.address);
     }
   std::string lines;
   for (size_t k = 0; k < mine.size(); ++k) {
@@ -142,12 +141,18 @@ std::string link_check_script(const Options& o, const std::string& host,
   if (!state_file.empty()) host_checks += "section state cat " + shell_quote(state_file) + "\n";
   if (rdma) host_checks += "section ibv_devinfo_v need ibv_devinfo -v\n";
   if (tb_speed) host_checks += "section tb_json need system_profiler SPThunderboltDataType -json\n";
+  // Files of network daemons known to undo a setup (exo's LaunchDaemon and
+  // its script, exo#2067/#2279), for the host script to look for.
+  const std::string daemon_files =
+      shell_join({"/Library/LaunchDaemons/io.exo.networksetup.plist",
+                  "/Library/Application Support/EXO/disable_bridge_enable_dhcp.sh",
+                  "/Library/Application Support/EXO/disable_bridge.sh"});
   return render_named("doctor_host.sh",
                       {{"capture", std::string(template_text("capture_writer.sh"))},
                        {"host", host},
                        {"port", std::to_string(o.test_port)},
                        {"sample_bytes", std::to_string(sample_bytes)},
-                       {"daemon_files", shell_join(conflicting_daemon_files())},
+                       {"daemon_files", daemon_files},
                        {"incoming", std::to_string(incoming)},
                        {"lifetime", std::to_string(kListenSeconds)},
                        {"retry", std::to_string(kRetrySeconds)},
@@ -164,8 +169,7 @@ void check_doctor_flags(const Options& o) {
   if (o.watch && !(*o.watch >= 0.1 && *o.watch <= 86400))  // NaN too
     throw UsageError("--watch", "the interval must be 0.1 to 86400 seconds", "e.g. --watch 30");
   if (o.count < 0) throw UsageError("--count", "must be 0 (no limit) or more", "e.g. --count 10");
-  bool watch_only = o.count || o.fail_on_drift;
-  if (watch_only && !o.watch)
+  if ((o.count || o.fail_on_drift) && !o.watch)
     throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
                      "add --watch SECONDS");
   if (o.json && o.watch)
@@ -216,9 +220,8 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
     scripts.push_back(link_check_script(o, g.infos[i].host, lc.hops, lc.by_host[i], rdma,
                                         !rdma && g.infos[i].has_thunderbolt, sample_bytes,
                                         netsetup_target(o, g.infos[i]).state_file));
-  std::string b = probe::make_boundary();
-  auto results = netsetup::run_scripts(g.executors, scripts, "/bin/sh -s -- " + shell_quote(b),
-                                       kScriptTimeout, nullptr);
+  auto results = netsetup::run_scripts(
+      g.executors, scripts, "/bin/sh -s -- " + shell_quote(probe::make_boundary()), kScriptTimeout);
   std::vector<HostResult> out;
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& host = g.infos[i].host;
@@ -242,9 +245,7 @@ std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, con
 int run_doctor(const Options& o, Services& s, Gathered& g, const topology::Topology& t,
                const netsetup::Plan& plan) {
   auto lc = plan_link_checks(o, g, t, plan);
-  verbose(o, s,
-          "checking " + std::to_string(lc.hops.size()) + " hop(s) on port " +
-              std::to_string(o.test_port));
+  verbose(o, s, fmt::format("checking {} hop(s) on port {}", lc.hops.size(), o.test_port));
   auto results = run_link_checks(o, g, lc, true, 0);
   std::vector<Finding> fs;
   auto add = [&fs](std::vector<Finding> more) { fs.insert(fs.end(), more.begin(), more.end()); };

@@ -45,9 +45,8 @@ std::string link_check_script(const Options& o, const std::string& host,
                               bool rdma, bool tb_speed, long sample_bytes,
                               const std::string& state_file);
 
-// Runs the checks on every host at once. `rdma`: read `ibv_devinfo -v`
-// (the doctor; never in the watch loop). `sample_bytes`: the bandwidth
-// sample each connect sends (0: none).
+// Runs the checks (link_check_script's, `tb_speed` on the Macs when not
+// `rdma`) on every host at once.
 std::vector<HostResult> run_link_checks(const Options& o, const Gathered& g, const LinkChecks& lc,
                                         bool rdma, long sample_bytes);
 

@@ -1,6 +1,7 @@
 // See gather.hpp.
 #include "gather.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <chrono>
 
@@ -78,9 +79,7 @@ std::vector<std::optional<probe::Capture>> probe_live(const Options& o, Services
   }
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
-  verbose(o, s,
-          "probed " + std::to_string(hosts.size()) + " host(s) in " + std::to_string(ms.count()) +
-              " ms");
+  verbose(o, s, fmt::format("probed {} host(s) in {} ms", hosts.size(), ms.count()));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // every outcome is reported per host, then one error line sums them up.
 #include "netsetup_flow.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <functional>
 
@@ -11,7 +12,6 @@
 #include "distkit/netsetup/from_topology.hpp"
 #include "distkit/netsetup/outcome.hpp"
 #include "distkit/netsetup/remote.hpp"
-#include "distkit/netsetup/scripts.hpp"
 #include "distkit/probe/capture.hpp"
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
@@ -75,9 +75,7 @@ std::vector<ssh::CommandResult> run_on_hosts(const Options& o, const Gathered& g
     scripts.push_back(script(netsetup_target(o, info)));
   }
   ProgressBoard board(names, verb, stderr, choose_progress_mode(stderr, o.verbose));
-  auto r = netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
-  board.finish();
-  return r;
+  return netsetup::run_scripts(ex, scripts, command, kSetupTimeout, &board);
 }
 
 void emit_scripts(const Options& o, Services& s, const Gathered& g, const netsetup::Plan& plan) {
@@ -104,38 +102,33 @@ void print_commands(const Options& o, Services& s, const probe::HostInfo& info,
         << netsetup::setup_commands(netsetup_target(o, info), plan, setup_options(o)) << "\n";
 }
 
-void report_steps(Services& s, const netsetup::HostOutcome& r, const std::string& action) {
-  std::vector<Problem> ps;
-  for (const auto& st : r.steps)
-    if (st.verdict == "failed") ps.push_back({r.host, "step-failed", st.what, ""});
-  int changed = r.count("changed"), failed = r.count("failed");
-  std::string kind = action + "-failed";
-  if (!r.error.empty())
-    ps.push_back({r.host, kind, r.error, ""});
-  else if (failed)
-    ps.push_back({r.host, kind,
-                  action + " failed (" + std::to_string(failed) + " step(s) failed, " +
-                      std::to_string(changed) + " changed)",
-                  ""});
-  report(s, ps);
-  if (!ps.empty()) return;
-  if (changed == 0 && action == "teardown")
-    note(s, r.host + ": nothing left to undo");
-  else if (changed == 0)
-    note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) +
-                " step(s) already done)");
-  else
-    note(s, r.host + ": " + std::to_string(changed) +
-                (action == "teardown" ? " change(s) undone" : " change(s) made"));
-}
-
 // Reports each host's outcome of `action`; returns how many hosts failed.
 int report_outcomes(Services& s, const std::vector<netsetup::HostOutcome>& outcomes,
                     const std::string& action) {
   int bad_hosts = 0;
   for (const auto& r : outcomes) {
-    report_steps(s, r, action);
     bad_hosts += !r.ok();
+    std::vector<Problem> ps;
+    for (const auto& st : r.steps)
+      if (st.verdict == "failed") ps.push_back({r.host, "step-failed", st.what, ""});
+    int changed = r.count("changed"), failed = r.count("failed");
+    std::string kind = action + "-failed";
+    if (!r.error.empty())
+      ps.push_back({r.host, kind, r.error, ""});
+    else if (failed)
+      ps.push_back(
+          {r.host, kind,
+           fmt::format("{} failed ({} step(s) failed, {} changed)", action, failed, changed), ""});
+    report(s, ps);
+    if (!ps.empty()) continue;
+    if (changed == 0 && action == "teardown")
+      note(s, r.host + ": nothing left to undo");
+    else if (changed == 0)
+      note(s, r.host + ": nothing to change (" + std::to_string(r.count("same")) +
+                  " step(s) already done)");
+    else
+      note(s, r.host + ": " + std::to_string(changed) +
+                  (action == "teardown" ? " change(s) undone" : " change(s) made"));
   }
   return bad_hosts;
 }
@@ -236,10 +229,8 @@ VerifyResult verify(const Options& o, Services& s, Gathered& g, const netsetup::
 
 void verify_failed(const VerifyResult& v) {
   if (v.failed)
-    throw RemoteError(
-        "verify",
-        std::to_string(v.failed) + " of " + std::to_string(v.total) + " link check(s) failed",
-        "see the hops named above");
+    throw RemoteError("verify", fmt::format("{} of {} link check(s) failed", v.failed, v.total),
+                      "see the hops named above");
 }
 
 void print_json(Services& s, const std::string& action, const netsetup::Plan* plan,
@@ -267,8 +258,6 @@ void print_json(Services& s, const std::string& action, const netsetup::Plan* pl
 
 }  // namespace
 
-// The kernel decides which commands run (a Linux test host answering Mac
-// commands from shims is still Linux); without uname, the probe's guess.
 netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& info) {
   bool mac = info.uname.kernel.empty() ? info.macos : info.uname.kernel == "Darwin";
   Os os = mac ? Os::macOS : Os::Linux;
@@ -313,14 +302,11 @@ topology::Topology links_topology(const Options& o, Services& s,
   auto cables = netsetup::parse_links(read_file(*o.links), src);
   netsetup::check_link_hosts(cables, resolve_hosts(o), src);
   std::vector<std::string> names;
-  names.reserve(infos.size());
   for (const auto& i : infos) names.push_back(i.host);
   // Hosts left out by --ignore-unreachable take their cables with them.
   std::vector<netsetup::Cable> kept;
   for (const auto& c : cables) {
-    bool both = std::find(names.begin(), names.end(), c.a.host) != names.end() &&
-                std::find(names.begin(), names.end(), c.b.host) != names.end();
-    if (both)
+    if (std::ranges::count(names, c.a.host) && std::ranges::count(names, c.b.host))
       kept.push_back(c);
     else
       report(s, {{c.a.str() + " <-> " + c.b.str(), "cable-left-out",
@@ -335,11 +321,10 @@ netsetup::Plan plan_network(const Options& o, Services& s, Gathered& g,
   // Saved probes cannot answer: check_netsetup_flags refuses them here.
   bool query = wants_live_netsetup(o);
   std::vector<ssh::CommandResult> results;
-  if (query) {
-    std::string b = probe::make_boundary();
-    results = run_on_hosts(o, g, g.executors, netsetup::state_script,
-                           "/bin/sh -s -- " + shell_quote(b), "reading addresses");
-  }
+  if (query)
+    results =
+        run_on_hosts(o, g, g.executors, netsetup::state_script,
+                     "/bin/sh -s -- " + shell_quote(probe::make_boundary()), "reading addresses");
   for (size_t i = 0; i < g.infos.size(); ++i) {
     const auto& info = g.infos[i];
     nets[info.host] = from_capture(g.captures[i]);
@@ -381,10 +366,8 @@ int network_setup(const Options& o, Services& s, Gathered& g, const netsetup::Pl
   if (o.json)
     print_json(s, "setup", &plan, steps_json(outcomes), v.links, bad_hosts == 0 && v.failed == 0);
   if (bad_hosts)
-    throw RemoteError(
-        "setup",
-        std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
-        "fix what is named above and run again (setup is safe to repeat)");
+    throw RemoteError("setup", fmt::format("{} of {} host(s) failed", bad_hosts, outcomes.size()),
+                      "fix what is named above and run again (setup is safe to repeat)");
   verify_failed(v);
   return 0;
 }
@@ -403,10 +386,9 @@ int network_teardown(const Options& o, Services& s, Gathered& g) {
     print_json(s, "teardown", nullptr, steps_json(outcomes), nlohmann::json::array(),
                bad_hosts == 0);
   if (bad_hosts)
-    throw RemoteError(
-        "teardown",
-        std::to_string(bad_hosts) + " of " + std::to_string(outcomes.size()) + " host(s) failed",
-        "fix what is named above and run --teardown again");
+    throw RemoteError("teardown",
+                      fmt::format("{} of {} host(s) failed", bad_hosts, outcomes.size()),
+                      "fix what is named above and run --teardown again");
   return 0;
 }
 

@@ -15,7 +15,8 @@
 namespace distkit::configtool {
 
 // The host's OS for network setup (its kernel: a Linux test host answering
-// Mac commands from shims is Linux) and its state file (--state-file).
+// Mac commands from shims is Linux; without uname, the probe's guess) and
+// its state file (--state-file).
 netsetup::HostTarget netsetup_target(const Options& o, const probe::HostInfo& info);
 
 // Usage checks of the network-setup flags (before any probing).

@@ -64,7 +64,6 @@ std::vector<Problem> drift_warnings(const std::vector<probe::HostInfo>& infos) {
   std::vector<Problem> out;
   auto describe = [](const std::map<std::string, std::vector<std::string>>& m) {
     std::vector<std::string> parts;
-    parts.reserve(m.size());
     for (const auto& [v, hosts] : m) parts.push_back(v + ": " + join(hosts, ","));
     return join(parts, "; ");
   };

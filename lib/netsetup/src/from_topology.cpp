@@ -36,12 +36,8 @@ topology::Topology topology_from_cables(const std::vector<std::string>& hosts,
   };
   t.count.assign(hosts.size(), std::vector<int>(hosts.size(), 0));
   for (const auto& c : cables) {
-    topology::Link l;
-    l.a = index.at(c.a.host);
-    l.pa = port_index(c.a);
-    l.b = index.at(c.b.host);
-    l.pb = port_index(c.b);
-    l.seen_by_a = l.seen_by_b = true;
+    topology::Link l{
+        index.at(c.a.host), port_index(c.a), index.at(c.b.host), port_index(c.b), true, true};
     t.links.push_back(l);
     ++t.count[size_t(l.a)][size_t(l.b)];
     ++t.count[size_t(l.b)][size_t(l.a)];

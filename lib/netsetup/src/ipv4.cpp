@@ -43,27 +43,19 @@ std::optional<Cidr> parse_cidr(std::string_view t) {
   return c;
 }
 
-namespace {
-
-std::optional<int> prefix_of_mask(uint32_t m) {
-  Cidr c{0, std::countl_one(m)};
-  if (c.mask() != m) return std::nullopt;
-  return c.prefix;
-}
-
-}  // namespace
-
 std::optional<int> netmask_prefix(std::string_view m) {
+  std::optional<uint32_t> mask;
   if (m.size() == 10 && m[0] == '0' && (m[1] == 'x' || m[1] == 'X')) {
     uint32_t v = 0;
     const char* end = m.data() + m.size();
     auto [stop, ec] = std::from_chars(m.data() + 2, end, v, 16);
-    if (ec != std::errc() || stop != end) return std::nullopt;
-    return prefix_of_mask(v);
+    if (ec == std::errc() && stop == end) mask = v;
+  } else {
+    mask = parse_ipv4(m);
   }
-  auto a = parse_ipv4(m);
-  if (!a) return std::nullopt;
-  return prefix_of_mask(*a);
+  const int prefix = mask ? std::countl_one(*mask) : 0;
+  if (!mask || Cidr{0, prefix}.mask() != *mask) return std::nullopt;  // not contiguous
+  return prefix;
 }
 
 Cidr parse_subnet(std::string_view text, std::string_view flag) {

@@ -15,8 +15,7 @@ namespace {
 constexpr const char* kFormat = "write one cable per line as hostA:ifA hostB:ifB";
 
 bool valid_host_name(std::string_view h) {
-  if (h.empty() || h.size() > 253) return false;
-  return is_word(h, ".-@:[]");
+  return !h.empty() && h.size() <= 253 && is_word(h, ".-@:[]");
 }
 
 std::string printable(std::string_view s) {
@@ -44,8 +43,7 @@ Endpoint parse_endpoint(const std::string& word, const std::string& where) {
 }  // namespace
 
 bool valid_iface_name(std::string_view n) {
-  if (n.empty() || n.size() > 15 || n == "." || n == "..") return false;
-  return is_word(n, ".-");
+  return !n.empty() && n.size() <= 15 && n != "." && n != ".." && is_word(n, ".-");
 }
 
 std::vector<Cable> parse_links(std::string_view text, std::string_view source) {
@@ -58,9 +56,7 @@ std::vector<Cable> parse_links(std::string_view text, std::string_view source) {
   for (std::string_view line : split_lines(text)) {
     ++line_no;
     std::string where = std::string(source) + ":" + std::to_string(line_no);
-    size_t hash = line.find('#');
-    if (hash != std::string_view::npos) line = line.substr(0, hash);
-    auto w = split_words(line);
+    auto w = split_words(line.substr(0, line.find('#')));
     if (w.empty()) continue;
     if (w.size() != 2)
       throw UsageError(where, "expected 2 endpoints, found " + std::to_string(w.size()), kFormat);

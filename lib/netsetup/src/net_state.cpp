@@ -13,14 +13,12 @@ namespace {
 // "127" 127.0.0.0/8, "10.213.0.0/30" explicit, "10.213.0.2" a host.
 std::optional<Cidr> netstat_dest(std::string d) {
   if (d == "default") return Cidr{0, 0};
-  size_t pct = d.find('%');
-  if (pct != std::string::npos) d.resize(pct);
+  d = d.substr(0, d.find('%'));
   size_t slash = d.find('/');
-  std::string addr = d.substr(0, slash);
+  std::string full = d.substr(0, slash);
   int octets = 1;
-  for (char c : addr) octets += c == '.';
+  for (char c : full) octets += c == '.';
   if (octets > 4) return std::nullopt;
-  std::string full = addr;
   for (int i = octets; i < 4; ++i) full += ".0";
   auto a = parse_ipv4(full);
   if (!a) return std::nullopt;

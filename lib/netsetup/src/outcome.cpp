@@ -55,12 +55,10 @@ VerifyOutcome read_verify(const std::string& host, const ssh::CommandResult& r) 
           "no perl on this host; the TCP check needs /usr/bin/perl (macOS and Debian ship it)";
     if (line == "NS end 0") ended = true;
     auto f = split(line, '\t');
-    if (f.size() >= 6 && f[0] == "NS verify") {
-      LinkCheck c{f[1], f[2], f[3], f[4], f[5] == "ok", f.size() > 6 ? f[6] : ""};
-      o.links.push_back(c);
-    } else if (f.size() >= 3 && f[0] == "NS nolisten") {
+    if (f.size() >= 6 && f[0] == "NS verify")
+      o.links.push_back({f[1], f[2], f[3], f[4], f[5] == "ok", f.size() > 6 ? f[6] : ""});
+    else if (f.size() >= 3 && f[0] == "NS nolisten")
       o.not_listening.push_back(f[1] + ": " + f[2]);
-    }
   }
   if (o.error.empty() && !ended) o.error = script_error(r, "the check stopped early");
   return o;

@@ -37,8 +37,7 @@ Plan plan_addresses(const std::vector<Cable>& cables, const Cidr& subnet,
   plan.links.resize(cables.size());
   std::vector<size_t> order(cables.size());
   std::iota(order.begin(), order.end(), size_t(0));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t x, size_t y) { return ordered(cables[x]) < ordered(cables[y]); });
+  std::ranges::stable_sort(order, {}, [&](size_t i) { return ordered(cables[i]); });
   const uint64_t slots = (uint64_t(1) << (32 - subnet.prefix)) / 4;
   uint64_t next = 0;
   for (size_t idx : order) {

@@ -35,16 +35,12 @@ RdmaReadiness check_rdma(const Topology& t, const std::vector<probe::HostInfo>& 
     bool unmapped = false;
     for (int h : {l.a, l.b}) {
       const std::string& iface = t.iface(h, l);
-      if (iface.empty()) {
-        unmapped = true;
-        continue;
-      }
+      unmapped |= iface.empty();
+      if (iface.empty()) continue;
       std::string dev = "rdma_" + iface;
       ++qps[{h, dev}];
-      if (!infos[size_t(h)].has_rdma_device(dev)) {
-        auto& m = missing[h];
-        if (std::find(m.begin(), m.end(), dev) == m.end()) m.push_back(dev);
-      }
+      if (!infos[size_t(h)].has_rdma_device(dev) && !std::ranges::count(missing[h], dev))
+        missing[h].push_back(dev);
     }
     if (unmapped) r.unmapped_links.push_back(li);
   }

@@ -6,16 +6,8 @@ namespace distkit::topology {
 namespace {
 
 std::vector<std::string> management_ips(const probe::HostInfo& info) {
-  std::string ip = info.management_address();
-  if (ip.empty()) return {};
-  return {ip};
-}
-
-hostfile::Hostfile make(hostfile::Backend b, const std::vector<std::string>& envs) {
-  hostfile::Hostfile hf;
-  hf.backend = b;
-  hf.envs = envs;
-  return hf;
+  if (auto ip = info.management_address(); !ip.empty()) return {ip};
+  return {};
 }
 
 // Devices of `host` on its first `width` cables to `peer`.
@@ -37,14 +29,14 @@ hostfile::RdmaEntry rdma_entry(std::vector<std::string> devices) {
 
 hostfile::Hostfile ethernet_hostfile(const std::vector<probe::HostInfo>& infos,
                                      const std::vector<std::string>& envs) {
-  auto hf = make(hostfile::Backend::none, envs);
+  hostfile::Hostfile hf{hostfile::Backend::none, envs, {}};
   for (const auto& info : infos) hf.hosts.push_back({info.host, management_ips(info), {}});
   return hf;
 }
 
 hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::HostInfo>& infos,
                                   const std::vector<std::string>& envs) {
-  auto hf = make(hostfile::Backend::jaccl, envs);
+  hostfile::Hostfile hf{hostfile::Backend::jaccl, envs, {}};
   const int n = int(infos.size());
   for (int i = 0; i < n; ++i) {
     hostfile::Host h{infos[size_t(i)].host, management_ips(infos[size_t(i)]), {}};
@@ -57,7 +49,7 @@ hostfile::Hostfile jaccl_hostfile(const Topology& t, const std::vector<probe::Ho
 
 hostfile::Hostfile jaccl_ring_hostfile(const Topology& t, const std::vector<probe::HostInfo>& infos,
                                        const Ring& ring, const std::vector<std::string>& envs) {
-  auto hf = make(hostfile::Backend::jaccl_ring, envs);
+  hostfile::Hostfile hf{hostfile::Backend::jaccl_ring, envs, {}};
   const size_t n = ring.order.size();
   for (size_t i = 0; i < n; ++i) {
     int node = ring.order[i];
@@ -78,7 +70,7 @@ hostfile::Hostfile ring_hostfile(const Topology& t, const std::vector<LinkAddres
     const Link& l = t.links[size_t(link)];
     return host == l.a ? plan.at(size_t(link)).a : plan.at(size_t(link)).b;
   };
-  auto hf = make(hostfile::Backend::ring, envs);
+  hostfile::Hostfile hf{hostfile::Backend::ring, envs, {}};
   const size_t n = ring.order.size();
   for (size_t i = 0; i < n; ++i) {
     int node = ring.order[i], prev = ring.order[(i + n - 1) % n];

@@ -14,11 +14,10 @@ namespace {
 // MLX's node ids: a..z, then two letters (least significant first).
 std::string node_id(size_t i) {
   std::string n;
-  size_t j = i;
   do {
-    n += char('a' + j % 26);
-    j /= 26;
-  } while (j != 0);
+    n += char('a' + i % 26);
+    i /= 26;
+  } while (i != 0);
   return n;
 }
 
@@ -44,12 +43,10 @@ std::string render_dot(const Topology& t) {
     out += "  " + node_id(i) + " [label=\"" + dot_escape(t.hosts[i].name) + "\"];\n";
   std::vector<size_t> order(t.links.size());
   std::iota(order.begin(), order.end(), size_t(0));
-  auto lo_side = [&](const Link& l) {
-    int lo = std::min(l.a, l.b);
-    return std::make_pair(lo, l.port_on(lo));
-  };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t x, size_t y) { return lo_side(t.links[x]) < lo_side(t.links[y]); });
+  std::ranges::stable_sort(order, {}, [&](size_t k) {  // by the lower host's side
+    int lo = std::min(t.links[k].a, t.links[k].b);
+    return std::make_pair(lo, t.links[k].port_on(lo));
+  });
   for (size_t k : order) {
     const Link& l = t.links[k];
     int lo = std::min(l.a, l.b), hi = std::max(l.a, l.b);
@@ -76,9 +73,8 @@ std::string render_matrix(const Topology& t) {
     out += pad(t.hosts[i].name, w);
     for (size_t j = 0; j < t.hosts.size(); ++j) {
       std::string cell = i == j ? "-" : std::to_string(t.count[i][j]);
-      const auto links = t.links_between(int(i), int(j));
-      if (i != j && std::any_of(links.begin(), links.end(),
-                                [&](int l) { return !t.links[size_t(l)].symmetric(); }))
+      if (i != j && std::ranges::any_of(t.links_between(int(i), int(j)),
+                                        [&](int l) { return !t.links[size_t(l)].symmetric(); }))
         cell += "*";
       out += "  " + pad(cell, w);
     }

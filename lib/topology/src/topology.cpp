@@ -48,8 +48,7 @@ Host make_host(const probe::HostInfo& info) {
     for (const auto& peer : tp.peers) p.peer_uuids.push_back(peer.domain_uuid);
     h.ports.push_back(std::move(p));
   }
-  std::stable_sort(h.ports.begin(), h.ports.end(),
-                   [](const Port& x, const Port& y) { return x.iface < y.iface; });
+  std::ranges::stable_sort(h.ports, {}, &Port::iface);
   return h;
 }
 
@@ -68,29 +67,24 @@ Topology build_topology(const std::vector<probe::HostInfo>& infos) {
     for (size_t p = 0; p < t.hosts[i].ports.size(); ++p)
       owner.emplace(t.hosts[i].ports[p].uuid, std::make_pair(int(i), int(p)));
   std::map<std::pair<std::pair<int, int>, std::pair<int, int>>, size_t> index;
-  for (size_t i = 0; i < t.hosts.size(); ++i) {
-    for (size_t p = 0; p < t.hosts[i].ports.size(); ++p) {
+  for (size_t i = 0; i < t.hosts.size(); ++i)
+    for (size_t p = 0; p < t.hosts[i].ports.size(); ++p)
       for (const auto& uuid : t.hosts[i].ports[p].peer_uuids) {
         auto o = owner.find(uuid);
         std::pair<int, int> me{int(i), int(p)};
-        if (o == owner.end() || o->second.first == int(i)) {
-          if (o == owner.end()) t.external.push_back({int(i), int(p), uuid});
-          continue;
-        }
+        if (o == owner.end()) t.external.push_back({int(i), int(p), uuid});
+        if (o == owner.end() || o->second.first == int(i)) continue;
         auto key = me < o->second ? std::make_pair(me, o->second) : std::make_pair(o->second, me);
-        auto found = index.find(key);
-        if (found != index.end()) {
+        auto [found, fresh] = index.try_emplace(key, t.links.size());
+        if (!fresh) {
           Link& l = t.links[found->second];
           (l.a == me.first && l.pa == me.second ? l.seen_by_a : l.seen_by_b) = true;
           continue;
         }
         Link l{me.first, me.second, o->second.first, o->second.second, true, false, 0};
         l.gbps = link_speed(t.hosts[i].ports[p], t.hosts[size_t(l.b)].ports[size_t(l.pb)]);
-        index[key] = t.links.size();
         t.links.push_back(l);
       }
-    }
-  }
   t.count.assign(t.hosts.size(), std::vector<int>(t.hosts.size(), 0));
   for (const auto& l : t.links) {
     ++t.count[size_t(l.a)][size_t(l.b)];

@@ -30,7 +30,7 @@ TEST_CASE("probing this machine gives a Linux capture with the loopback route") 
 TEST_CASE("the probe command passes the boundary and launcher as quoted words") {
   CHECK(probe_command("DISTKIT-ab", "") == "sh -s -- DISTKIT-ab ''");
   CHECK(probe_command("DISTKIT-ab", "10.0.0.1") == "sh -s -- DISTKIT-ab 10.0.0.1");
-  CHECK(probe_script().find("distkit_probe_macos") != std::string::npos);
+  CHECK(probe_script().find("sec sw_vers need sw_vers") != std::string::npos);  // the macOS probe
 }
 
 namespace {

@@ -44,7 +44,6 @@ struct Link {
   bool tb5() const { return gbps >= 80; }
   // The port index on `host`'s side (host must be a or b).
   int port_on(int host) const { return host == a ? pa : pb; }
-  int other(int host) const { return host == a ? b : a; }
 };
 
 // A peer UUID no probed host owns (a Mac that is not in the host list).
