@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -44,6 +45,10 @@ namespace posix = distkit::posix;
 constexpr std::size_t kOutputLimit = 1 << 20;  // buffered output before the pipes wait
 constexpr double kLingerAfterExit = 1.0;       // s a rank's pipes may stay open after it ends
 constexpr double kFlushAtEnd = 2.0;            // s to flush output once the launcher is gone
+// s a rank's line may stay unended, nothing more in its pipe, before the
+// launcher is told of the pause (an empty O or R frame): a terminal shows
+// a prompt or streamed tokens about this late.
+constexpr double kPauseMidLine = 0.1;
 
 bool g_pad_lines = false;  // end every write with a newline (run_agent)
 
@@ -121,7 +126,9 @@ class Agent {
   void protocol_error(const std::string& why);
   void start(long id, const std::string& request);
   void launcher_gone();
-  bool read_pipe(long id, int& fd, char kind);
+  bool read_pipe(long id, Rank& r, bool err);
+  void send_output(long id, Rank& r, char kind, std::string_view data);
+  double tell_pauses(double now);
   void close_loop_fds();
   void start_dump(long id, bool final);
   void read_dump(pid_t pid);
@@ -144,7 +151,8 @@ class Agent {
   std::string out_;                            // frames not written to stdout yet
   bool eof_ = false, stdout_broken_ = false, gone_ = false, started_any_ = false;
   double gone_at_ = 0, last_input_ = 0;
-  double next_tick_ = 0;  // when a rank's watchdog or stop next needs a look
+  double next_tick_ = 0;   // when a rank's watchdog or stop next needs a look
+  double next_pause_ = 0;  // when tell_pauses next has one to tell
   std::string host_ = "?";
   std::map<long, Rank> ranks_;
   Guard guard_;             // stops the ranks should we die without doing so
@@ -244,16 +252,48 @@ void Agent::launcher_gone() {
   next_tick_ = 0;
 }
 
-// One read; true when it got bytes.
-bool Agent::read_pipe(long id, int& fd, char kind) {
+// One read of rank `id`'s stdout or stderr; true when it got bytes.
+bool Agent::read_pipe(long id, Rank& r, bool err) {
+  int& fd = err ? r.err : r.out;
   char buf[65536];
   ssize_t n = read(fd, buf, sizeof buf);
   if (n > 0) {
-    emit(kind, id, std::string_view(buf, static_cast<std::size_t>(n)));
+    send_output(id, r, err ? 'R' : 'O', std::string_view(buf, static_cast<std::size_t>(n)));
     return true;
   }
   if (n == 0 || (errno != EINTR && errno != EAGAIN)) close_fd(fd);
   return false;
+}
+
+// Rank `id`'s output (or our lines about it, on R), noting since when what
+// the launcher has of that stream has been one unended line: a line
+// started in this chunk is as old as it; one that goes on keeps its age.
+void Agent::send_output(long id, Rank& r, char kind, std::string_view data) {
+  emit(kind, id, data);
+  double& since = kind == 'O' ? r.out_open_since : r.err_open_since;
+  if (data.back() == '\n')
+    since = -1;
+  else if (since < 0 || data.find_first_of("\r\n") != std::string_view::npos)
+    since = now_seconds();
+}
+
+// Called with the pipes just read as far as they had bytes: a line that
+// has stayed unended for kPauseMidLine is a pause of the rank's, told as
+// an empty O or R frame (the launcher may show the line so far; the rest
+// continues it). Returns when the next one is due.
+double Agent::tell_pauses(double now) {
+  double next = now + 1;
+  for (auto& [id, r] : ranks_)
+    for (double* since : {&r.out_open_since, &r.err_open_since}) {
+      if (*since < 0) continue;
+      if (now - *since < kPauseMidLine) {
+        next = std::min(next, *since + kPauseMidLine);
+        continue;
+      }
+      emit(since == &r.out_open_since ? 'O' : 'R', id, {});
+      *since = -1;
+    }
+  return next;
 }
 
 void Agent::reap() {
@@ -272,7 +312,7 @@ void Agent::tick_ranks() {
   next_tick_ = now + 0.25;
   for (auto& [id, r] : ranks_) {
     next_tick_ = std::min(next_tick_, r.tick(now));
-    if (!r.said.empty()) emit('R', id, r.said), r.said.clear();
+    if (!r.said.empty()) send_output(id, r, 'R', r.said), r.said.clear();
   }
 }
 
@@ -287,10 +327,10 @@ void Agent::finish_ranks() {
       continue;
     }
     // What is left in the pipes (bounded: something may still be writing).
-    for (int* fd : {&r.out, &r.err}) {
-      for (int i = 0; i < 64 && *fd >= 0 && read_pipe(it->first, *fd, fd == &r.out ? 'O' : 'R');)
-        ++i;
-      close_fd(*fd);
+    for (bool err : {false, true}) {
+      int& fd = err ? r.err : r.out;
+      for (int i = 0; i < 64 && fd >= 0 && read_pipe(it->first, r, err);) ++i;
+      close_fd(fd);
     }
     if (!r.said.empty()) emit('R', it->first, r.said);
     r.drop_stdin();
@@ -443,7 +483,7 @@ int Agent::run() {
     if (ranks_.empty() && gone_ && (out_.empty() || now - gone_at_ >= kFlushAtEnd)) return 0;
     if (sampling_ && !gone_ && now >= next_sample_) sample();
     std::vector<pollfd> fds;
-    std::vector<std::pair<long, int*>> pipes;  // for fds[3..]
+    std::vector<std::pair<long, int>> pipes;  // for fds[3..]: rank, 0 out 1 err 2 in
     fds.push_back({signals_.fd(), POLLIN, 0});
     fds.push_back({eof_ ? -1 : 0, POLLIN, 0});
     fds.push_back({out_.empty() ? -1 : 1, POLLOUT, 0});
@@ -452,20 +492,21 @@ int Agent::run() {
     bool read_pipes = out_.size() < kOutputLimit || gone_;
     for (auto& [id, r] : ranks_) {
       if (read_pipes)
-        for (int* fd : {&r.out, &r.err})
-          if (*fd >= 0) fds.push_back({*fd, POLLIN, 0}), pipes.push_back({id, fd});
+        for (int err : {0, 1})
+          if (int fd = err ? r.err : r.out; fd >= 0)
+            fds.push_back({fd, POLLIN, 0}), pipes.push_back({id, err});
       if (r.in >= 0 && !r.queue.empty())
-        fds.push_back({r.in, POLLOUT, 0}), pipes.push_back({id, nullptr});
+        fds.push_back({r.in, POLLOUT, 0}), pipes.push_back({id, 2});
     }
     std::vector<pid_t> dumps;  // for fds after the pipes'
     for (auto& [pid, d] : dumpers_) fds.push_back({d.fd, POLLIN, 0}), dumps.push_back(pid);
-    const double wait = std::clamp(next_tick_ - now_seconds(), 0.0, 0.25);
-    int rc = poll(fds.data(), fds.size(), static_cast<int>(wait * 1000));
+    const double wait = std::clamp(std::min(next_tick_, next_pause_) - now_seconds(), 0.0, 0.25);
+    int rc = poll(fds.data(), fds.size(), static_cast<int>(std::ceil(wait * 1000)));
     if (rc < 0 && errno != EINTR) {
       say(std::string("poll failed: ") + std::strerror(errno));
       return 1;
     }
-    if (rc <= 0) continue;
+    if (rc < 0) continue;  // EINTR; on a timeout the pipes were all found empty
     if (fds[0].revents)
       for (int sig : signals_.drain()) signalled_ = signalled_ || sig != SIGCHLD;
     if (fds[1].revents) {
@@ -482,10 +523,12 @@ int Agent::run() {
     }
     for (std::size_t i = 0; i < pipes.size(); ++i) {
       if (!fds[i + 3].revents) continue;
-      auto [id, fd] = pipes[i];
+      auto [id, which] = pipes[i];
       auto r = ranks_.find(id);
-      if (r != ranks_.end() && fd) read_pipe(id, *fd, fd == &r->second.out ? 'O' : 'R');
+      if (r != ranks_.end() && which < 2) read_pipe(id, r->second, which == 1);
     }
+    // Only while the pipes are read: else a line's rest may wait in one.
+    next_pause_ = read_pipes && !gone_ ? tell_pauses(now_seconds()) : now_seconds() + 1;
     for (std::size_t i = 0; i < dumps.size(); ++i)
       if (fds[3 + pipes.size() + i].revents) read_dump(dumps[i]);
     write_stdins();

@@ -75,6 +75,9 @@ class Rank {
   bool close_after = false;  // E received: close stdin once queue is written
   pid_t pid = 0;             // the rank's pid, which is its process group; 0 before it runs
   std::string said;          // our own stderr lines about it, for the launcher (R)
+  // When what was sent of its stdout and stderr (O, R) last went into the
+  // middle of a line (-1: it ends at a line end), for the pause frames.
+  double out_open_since = -1, err_open_since = -1;
 
  private:
   void say(const std::string& msg);

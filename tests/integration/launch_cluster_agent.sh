@@ -10,7 +10,7 @@ version=$("$DL" --version | cut -d' ' -f2)
 # The rank prints its parent's command line: the agent's.
 dl --hosts h1,h2 -n 2 --agent none --record "$WORK/rec" -- \
   sh -c 'ps -o args= -p $PPID' > "$WORK/out" 2> "$WORK/err"
-expect_eq "$(grep -c "/.cache/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent --protocol=4 --host-agent$" "$WORK/out")" 4 \
+expect_eq "$(grep -c "/.cache/distkit/$version-[0-9a-f]*-[0-9a-f]*/distkit-agent --protocol=5 --host-agent$" "$WORK/out")" 4 \
   "ranks under the copied agent"
 expect_eq "$(grep -c '"agent_copied": true' "$WORK/rec/manifest.json")" 2 "hosts the agent was copied to"
 [ ! -s "$WORK/err" ] || { cat "$WORK/err"; fail "unexpected messages"; }

@@ -215,6 +215,31 @@ wait $bar || fail "the progress bar job failed"
 printf '\rstep 1\rstep 2\ndone\n' >"$WORK/expected"
 cmp "$WORK/expected" "$WORK/out" || { od -c "$WORK/out"; fail "the redraws' bytes changed"; }
 
+# Tokens streamed without a newline (mlx_lm's generate) show on a terminal
+# as they come: the rank prints the rest of its line only once the first
+# words have shown (or after 10 s, which fails the test).
+cat >"$WORK/stream.sh" <<EOF
+printf 'The quick'
+i=0
+while [ ! -e "$WORK/shown" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+echo ' brown fox'
+EOF
+script -qfec "$DL --hosts 127.0.0.1 -- sh $WORK/stream.sh" "$WORK/tty" </dev/null >/dev/null &
+tty_job=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "The quick" "$WORK/tty" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+grep -q "brown" "$WORK/tty" && fail "the unended line showed only with its end"
+grep -q "The quick" "$WORK/tty" || { cat "$WORK/tty"; fail "the unended line never showed on the terminal"; }
+touch "$WORK/shown"
+wait $tty_job || fail "the streaming job on a terminal failed"
+grep -q "The quick brown fox" "$WORK/tty" || { cat "$WORK/tty"; fail "the line's rest did not continue it"; }
+# A file gets whole lines: rank 1's line comes while rank 0's is unended.
+"$DL" --hosts 127.0.0.1 -n 2 --tag-output -- sh -c \
+  'if [ "$DISTKIT_RANK" = 0 ]; then printf "The quick"; sleep 1; echo " brown fox"; else sleep 0.5; echo x; fi' \
+  >"$WORK/out" 2>"$WORK/err" </dev/null || { cat "$WORK/err"; fail "the streaming job to a file failed"; }
+printf '[1 127.0.0.1] x\n[0 127.0.0.1] The quick brown fox\n' >"$WORK/expected"
+cmp "$WORK/expected" "$WORK/out" || { cat "$WORK/out"; fail "a file got a line in pieces"; }
+
 # A --record directory that cannot be made is refused before the job runs
 # (it once failed only after the whole job, with exit 1).
 rc=0

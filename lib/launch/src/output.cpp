@@ -65,7 +65,12 @@ void LineAssembler::feed(std::string_view chunk,
 
 void LineAssembler::feed_runs(std::string_view chunk,
                               const std::function<void(std::string_view)>& emit) {
-  if (!partial_.empty() && !chunk.empty()) {
+  if (chunk.empty()) {  // the rank paused mid-line
+    if (show_pauses_ && !partial_.empty()) let_out(emit);
+    return;
+  }
+  unended_ = false;  // what follows continues a line let out, or ends it
+  if (!partial_.empty()) {
     // The held line ends in this chunk, or at the '\r' it ends with.
     size_t end = partial_.back() == '\r' && chunk.front() != '\n' ? 0 : line_end(chunk, 0);
     const bool complete = end != std::string_view::npos;
@@ -83,17 +88,21 @@ void LineAssembler::feed_runs(std::string_view chunk,
     partial_.append(chunk.substr(end));
   }
   // A line longer than kMaxLine goes out in pieces: memory stays bounded.
-  if (partial_.size() >= kMaxLine) {
-    emit(partial_);
-    partial_.clear();
-  }
+  if (partial_.size() >= kMaxLine) let_out(emit);
 }
 
 void LineAssembler::flush(const std::function<void(std::string_view)>& emit) {
-  if (partial_.empty()) return;
+  if (partial_.empty() && !unended_) return;
   partial_ += '\n';
   emit(partial_);
   partial_.clear();
+  unended_ = false;
+}
+
+void LineAssembler::let_out(const std::function<void(std::string_view)>& emit) {
+  emit(partial_);
+  partial_.clear();
+  unended_ = true;
 }
 
 OutputSink::OutputSink(std::FILE* out, std::FILE* err, bool tag,
@@ -122,33 +131,56 @@ OutputSink::~OutputSink() {
 
 void OutputSink::line(int rank, Stream stream, std::string_view text) {
   std::string buf;
+  size_t prefix_size = 0;
   if (rank >= 0 && static_cast<size_t>(rank) < prefixes_.size()) {
     const std::string& prefix = prefixes_[static_cast<size_t>(rank)];
+    prefix_size = prefix.size();
     each_line(text, [&](std::string_view l) { buf.append(prefix).append(l); });
   } else {
     buf.assign(text);
   }
+  const bool unended = !text.empty() && text.back() != '\n' && text.back() != '\r';
   bool gone_now = false;
   {
     std::lock_guard lock(mu_);
+    // Continuing this rank's line let out unended: no second prefix.
+    if (open_rank_ == rank && open_stream_ == stream) buf.erase(0, prefix_size);
+    end_open_line_locked(rank, stream);
     if (stream == Stream::err)
       write_now(err_, buf);
     else if (!out_gone_ && !write_now(out_, buf) && errno == EPIPE) {
       gone_now = out_gone_ = true;
       drop_output(out_);
     }
+    open_rank_ = unended ? rank : -1;
+    open_stream_ = stream;
     log_locked(rank, text);
   }
   if (gone_now && out_closed_) out_closed_();  // not under mu_: it takes the job's lock
 }
 
+bool OutputSink::is_terminal(Stream stream) const {
+  return is_tty(stream == Stream::err ? err_ : out_);
+}
+
+void OutputSink::end_open_line_locked(int rank, Stream stream) {
+  if (open_rank_ < 0 || (open_rank_ == rank && open_stream_ == stream)) return;
+  if (open_stream_ == Stream::err)
+    write_now(err_, "\n");
+  else if (!out_gone_)
+    write_now(out_, "\n");
+  open_rank_ = -1;
+}
+
 void OutputSink::note(std::string_view text) {
   std::lock_guard lock(mu_);
+  end_open_line_locked(-1, Stream::err);
   write_now(err_, std::string(text) + "\n");
 }
 
 void OutputSink::stacks(int rank, std::string_view text) {
   std::lock_guard lock(mu_);
+  end_open_line_locked(-1, Stream::err);
   write_now(err_, text);
   log_locked(rank, text);
 }

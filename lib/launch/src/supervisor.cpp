@@ -91,6 +91,8 @@ class Job {
       RankState& s = *ranks_.emplace_back(std::make_unique<RankState>());
       s.result.rank = r.rank;
       s.result.host = r.host;
+      s.out_lines = LineAssembler(sink_.is_terminal(Stream::out));
+      s.err_lines = LineAssembler(sink_.is_terminal(Stream::err));
       s.wants_stdin = o.stdin_fd >= 0 && (!o.stdin_rank || *o.stdin_rank == r.rank);
     }
   }

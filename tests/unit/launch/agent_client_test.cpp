@@ -206,7 +206,7 @@ TEST_CASE("an idle agent waits for its first rank longer than after its last", "
 }
 
 TEST_CASE("an agent that refuses this protocol leaves no agent and says why", "[launch][agent]") {
-  // As a distkit-agent of another protocol answers --protocol=4.
+  // As a distkit-agent of another protocol answers --protocol=5.
   auto agent = unstarted_agent();
   auto done = agent->start_with_preflight(
       std::string("echo '") + std::string(kAgentMarker) +

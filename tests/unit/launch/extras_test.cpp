@@ -350,6 +350,61 @@ TEST_CASE("a line that never ends is let out at the limit, so memory stays bound
   CHECK(out == 10 * chunk.size() + 2);
 }
 
+TEST_CASE("a pause mid-line lets the held line out unended only where pauses are shown",
+          "[launch][output]") {
+  std::vector<std::string> shown, whole;
+  LineAssembler live(true), kept;
+  auto feed = [&](std::string_view c) {
+    live.feed_runs(c, [&](std::string_view l) { shown.emplace_back(l); });
+    kept.feed_runs(c, [&](std::string_view l) { whole.emplace_back(l); });
+  };
+  feed("a\nHel");
+  feed("");  // the agent's word: the rank paused there
+  feed("");  // nothing held: nothing to let out
+  feed("lo wor");
+  feed("");
+  feed("ld\nnext");
+  CHECK(shown == std::vector<std::string>{"a\n", "Hel", "lo wor", "ld\n"});
+  CHECK(whole == std::vector<std::string>{"a\n", "Hello world\n"});
+  // At the end of the stream a line let out unended gets its newline.
+  feed("");
+  live.flush([&](std::string_view l) { shown.emplace_back(l); });
+  CHECK(shown.back() == "\n");
+  CHECK(shown[shown.size() - 2] == "next");
+  kept.flush([&](std::string_view l) { whole.emplace_back(l); });
+  CHECK(whole.back() == "next\n");
+}
+
+TEST_CASE("a line let out unended is continued by its rank, and ended before anything else",
+          "[launch][output]") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out);
+  std::FILE* err = std::tmpfile();
+  REQUIRE(err);
+  {
+    OutputSink sink(out, err, true, {"h1", "h2"}, std::nullopt);
+    CHECK_FALSE(sink.is_terminal(Stream::out));
+    sink.line(0, Stream::out, "Hel");
+    sink.line(0, Stream::out, "lo\n");       // continued: one prefix
+    sink.line(0, Stream::out, "The quick");  // then rank 1 writes a line
+    sink.line(1, Stream::out, "x\n");
+    sink.line(0, Stream::out, " fox\n");
+    sink.line(0, Stream::out, "wait");
+    sink.note("distlaunch: a note");  // on err: out's open line ends first
+    sink.line(0, Stream::out, "ed\n");
+  }
+  auto text = [](std::FILE* f) {
+    std::rewind(f);
+    std::string s(4096, '\0');
+    s.resize(std::fread(s.data(), 1, s.size(), f));
+    std::fclose(f);
+    return s;
+  };
+  CHECK(text(out) ==
+        "[0 h1] Hello\n[0 h1] The quick\n[1 h2] x\n[0 h1]  fox\n[0 h1] wait\n[0 h1] ed\n");
+  CHECK(text(err) == "distlaunch: a note\n");
+}
+
 TEST_CASE("tagged redraws get the prefix each, as lines", "[launch][output]") {
   std::FILE* out = std::tmpfile();
   REQUIRE(out);

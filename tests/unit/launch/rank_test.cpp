@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <thread>
 
 #include "catch.hpp"
@@ -223,6 +224,45 @@ TEST_CASE("a rank whose output nobody reads is still stopped when heartbeats sto
   s.cmd->close_stdin();
   REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a line the rank leaves unended is told as a pause (an empty chunk); lines are not",
+          "[launch][rank]") {
+  // The stdout chunks as they came, '|' for each empty one. The rank
+  // stops mid-line for 0.5 s (a prompt, a token stream), then prints 200
+  // whole lines and stops mid-line again until told to go on (its stdin
+  // ends): the pauses come while it waits, not at its end.
+  auto seen = std::make_shared<std::string>();
+  auto mu = std::make_shared<std::mutex>();
+  auto plan = test::local_plan(
+      1, {"sh", "-c",
+          "printf abc; sleep 0.5; printf 'def\\n'; i=0; "
+          "while [ $i -lt 200 ]; do echo \"line $i\"; i=$((i + 1)); done; printf xyz; cat"});
+  RankSettings ws = fast();
+  ws.stdin_forwarded = true;
+  auto agent = test::local_agent(kHeartbeatLimit, test::real_agent_command());
+  auto s = test::start_request(*agent,
+                               agent_frames::encode_request(rank_request(plan, plan.ranks[0], ws)),
+                               [seen, mu](std::string_view c) {
+                                 std::lock_guard lock(*mu);
+                                 seen->append(c.empty() ? "|" : std::string(c));
+                               });
+  s.cmd->write_stdin(frame::secret("ab") + frame::heartbeat());
+  auto text = [&] {
+    std::lock_guard lock(*mu);
+    return *seen;
+  };
+  for (int i = 0; i < 100 && text().find("xyz|") == std::string::npos; ++i) {
+    if (i % 10 == 9) s.cmd->write_stdin(frame::heartbeat());
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  s.cmd->write_stdin(frame::end_of_input());
+  REQUIRE(s.exit.wait_for(seconds(5)) == std::future_status::ready);
+  CHECK(s.exit.get().exit_status == 0);
+  std::string lines;
+  for (int i = 0; i < 200; ++i) lines += "line " + std::to_string(i) + "\n";
+  CHECK(text() == "abc|def\n" + lines + "xyz|");
+  s.cmd->close_stdin();
 }
 
 TEST_CASE("the terminate and kill frames stop the rank", "[launch][rank]") {

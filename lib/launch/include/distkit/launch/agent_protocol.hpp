@@ -25,9 +25,10 @@ namespace distkit {
 // version; 3: the preflight is the agent's first request (P/F) and the
 // timing travels in it; 4: progress samples (M) and stacks (W, L, B), and
 // no stall limit in a start request. (Since session 20 the agent runs
-// each rank itself: no frame changed, so the number did not.)
-inline constexpr int kAgentProtocol = 4;
-inline constexpr const char kAgentProtocolFlag[] = "--protocol=4";
+// each rank itself: no frame changed, so the number did not.) 5: an empty
+// O or R frame tells that the rank paused in the middle of a line.
+inline constexpr int kAgentProtocol = 5;
+inline constexpr const char kAgentProtocolFlag[] = "--protocol=5";
 
 // Timing the two sides rely on, in seconds, all derived from the job's
 // heartbeat limit (--heartbeat-limit, H) and these. The launcher sends the

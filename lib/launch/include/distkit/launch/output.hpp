@@ -19,9 +19,15 @@ namespace distkit::launch {
 
 // A line ends at '\n', or at a '\r' not followed by '\n' (a progress bar's
 // redraw). One that reaches kMaxLine unended is let out as it is then.
+// An empty chunk is the host agent's word that the rank paused in the
+// middle of a line (distkit-agent(1): an empty O or R frame); with
+// `show_pauses` the held line is then let out as it is, unended (a
+// prompt, or tokens streamed without a newline, show on a terminal as
+// they come); otherwise the line waits for its end.
 class LineAssembler {
  public:
   static constexpr size_t kMaxLine = size_t{1} << 20;
+  explicit LineAssembler(bool show_pauses = false) : show_pauses_(show_pauses) {}
   // Calls `emit` with each complete line (including its end).
   void feed(std::string_view chunk, const std::function<void(std::string_view)>& emit);
   // Calls `emit` with the chunk's complete lines in at most two runs of
@@ -29,11 +35,15 @@ class LineAssembler {
   // write per chunk, not per line, for a rank that prints a lot. A held
   // line that reaches kMaxLine follows as one more piece.
   void feed_runs(std::string_view chunk, const std::function<void(std::string_view)>& emit);
-  // Emits what is left as a line with '\n' appended (end of stream).
+  // End of stream: what is left goes out as a line with '\n' appended; a
+  // line already let out unended gets its '\n'.
   void flush(const std::function<void(std::string_view)>& emit);
 
  private:
+  void let_out(const std::function<void(std::string_view)>& emit);
   std::string partial_;
+  bool show_pauses_;
+  bool unended_ = false;  // what went out last was a line let out unended
 };
 
 enum class Stream { out, err };
@@ -56,7 +66,15 @@ class OutputSink {
   // each prefixed); thread-safe. Once `out` is a pipe whose reader has
   // left (EPIPE), ranks' stdout lines only reach their log files, and
   // `closed` (set_out_closed) is called, once, on the writing thread.
+  // `text` may end unended (a line let out at a pause): the same rank's
+  // next text on that stream continues it (no second prefix), and any
+  // other write first ends it with '\n', so that nothing is written
+  // inside another rank's line.
   void line(int rank, Stream stream, std::string_view text);
+  // True when `stream` goes to a terminal: there a line let out at a
+  // pause is shown (LineAssembler's show_pauses); a pipe or a file keeps
+  // getting whole lines.
+  bool is_terminal(Stream stream) const;
   void set_out_closed(std::function<void()> closed) { out_closed_ = std::move(closed); }
   // A diagnostic of distlaunch itself on `err` (never tagged, not logged).
   void note(std::string_view text);
@@ -65,7 +83,8 @@ class OutputSink {
   void stacks(int rank, std::string_view text);
 
  private:
-  void log_locked(int rank, std::string_view text);  // to rank's --log-dir file, if any
+  void log_locked(int rank, std::string_view text);    // to rank's --log-dir file, if any
+  void end_open_line_locked(int rank, Stream stream);  // unless it is rank's on stream
 
   std::mutex mu_;
   std::FILE* out_;
@@ -74,6 +93,10 @@ class OutputSink {
   std::vector<std::FILE*> logs_;
   std::function<void()> out_closed_;
   bool out_gone_ = false;  // under mu_
+  // Under mu_: the rank and stream whose line let out unended was written
+  // last (rank -1: none), for the next write to continue or end it.
+  int open_rank_ = -1;
+  Stream open_stream_ = Stream::out;
 };
 
 }  // namespace distkit::launch
