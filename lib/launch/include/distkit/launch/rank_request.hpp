@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/plan.hpp"
