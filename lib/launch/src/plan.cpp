@@ -202,11 +202,8 @@ const std::string& DataFile::text() const {
 }
 
 Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf) {
-  Backend b = Backend::ring;
-  if (options.backend)
-    b = hostfile::parse_backend(*options.backend, "--backend");
-  else if (hf.backend)
-    b = *hf.backend;
+  const Backend b = options.backend ? hostfile::parse_backend(*options.backend, "--backend")
+                                    : hf.backend.value_or(Backend::ring);
   return b == Backend::none ? Backend::ring : b;
 }
 
