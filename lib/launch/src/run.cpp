@@ -267,14 +267,13 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
 }
 
 // How the hosts are reached: as the caller says, or srun's job steps.
-Services with_launcher(const LaunchOptions& o, const Services& s) {
-  Services out = s;
-  if (o.launcher != "srun") return out;
+Services with_launcher(const LaunchOptions& o, Services s) {
+  if (o.launcher != "srun") return s;
   if (!find_on_path("srun", path_env()))
     throw UsageError("--launcher", "srun not found on PATH",
                      "install Slurm's client commands (slurm-client), or use --launcher ssh");
-  out.connect = ssh::srun_connect_all;
-  return out;
+  s.connect = ssh::srun_connect_all;
+  return s;
 }
 
 }  // namespace
