@@ -73,7 +73,9 @@ Hosts load_hosts(const LaunchOptions& o) {
   return h;
 }
 
-std::optional<std::string> ipv4_of(const std::string& name) {
+// The IPv4 address of `host` as ssh reaches it (its ssh_config HostName).
+std::optional<std::string> ipv4_of(const std::string& host, const LaunchOptions& o) {
+  const std::string name = ssh::resolve_hostname(host, o.ssh_config).value_or(host);
   addrinfo hints{};
   hints.ai_family = AF_INET;
   addrinfo* res = nullptr;
@@ -83,13 +85,6 @@ std::optional<std::string> ipv4_of(const std::string& name) {
   freeaddrinfo(res);
   if (rc != 0) return std::nullopt;
   return std::string(buf);
-}
-
-AddressResolver make_resolver(const LaunchOptions& o) {
-  return [ssh_config = o.ssh_config](const std::string& host) -> std::optional<std::string> {
-    auto name = ssh::resolve_hostname(host, ssh_config).value_or(host);
-    return ipv4_of(name);
-  };
 }
 
 // Where to look for an installed distkit-agent on the hosts (see
@@ -286,7 +281,8 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   const LaunchOptions o = with_surroundings(options, services.out);
   const Services s = with_launcher(o, services);
   Hosts hosts = load_hosts(o);
-  Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  Plan plan = build_plan(
+      hosts.model, o, [&o](const std::string& host) { return ipv4_of(host, o); }, random_hex(8));
   check_backend_options(plan, o);
   if (o.launcher == "srun" && plan.backend != hostfile::Backend::mpi) {
     const char* nodes = std::getenv("SLURM_JOB_NODELIST");
