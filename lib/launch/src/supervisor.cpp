@@ -279,7 +279,7 @@ void Job::abort_rank(size_t i) {
     std::lock_guard lock(mu_);
     pid = r.result.pid;
   }
-  if (pid > 0 && agents_[i]->is_local()) ::kill(-pid, SIGKILL);
+  if (pid > 0 && agents_[i]->host_executor().is_local()) ::kill(-pid, SIGKILL);
   r.cmd->abort();
 }
 
