@@ -287,14 +287,11 @@ void Job::abort_rank(size_t i) {
 // policy hears so at once.
 void Job::ask_stacks(size_t i, const PolicyAction& a) {
   RankState& r = *ranks_[i];
-  if (a.stop && r.cmd && !r.done) r.result.stopped = true;
   r.stacks_why = a.text;
-  if (r.cmd && !r.done) {
-    log(i, "stacks asked (" + a.text + ")");
-    r.cmd->request_stacks(a.stop);
-  } else {
-    carry_out(policy_.stacks_came(i, Steady::now()));
-  }
+  if (!r.cmd || r.done) return carry_out(policy_.stacks_came(i, Steady::now()));
+  if (a.stop) r.result.stopped = true;
+  log(i, "stacks asked (" + a.text + ")");
+  r.cmd->request_stacks(a.stop);
 }
 
 void Job::print_stacks(size_t i, const std::string& text) {
