@@ -403,8 +403,7 @@ void Job::handle_exits() {
     if (!r.done || r.handled) continue;
     r.handled = true;
     fresh.push_back({i, r.result.exit, r.ended});
-    if (o_.log && o_.log->on())
-      log(i, "ended (pid " + std::to_string(r.result.pid) + "): " + describe_exit(r.result.exit));
+    log(i, "ended (pid " + std::to_string(r.result.pid) + "): " + describe_exit(r.result.exit));
   }
   if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));
 }
@@ -439,7 +438,6 @@ JobResult Job::run() {
   result.start = Clock::now();
   policy_.job_started(Steady::now());
   if (o_.handle_signals) signals_ = std::make_unique<posix::SignalPipe>();
-  stdin_open_ = false;
   for (auto& r : ranks_) stdin_open_ = stdin_open_ || r->wants_stdin;
   start_all();
   policy_.ranks_started(Steady::now());
