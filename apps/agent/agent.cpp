@@ -225,13 +225,10 @@ bool Agent::preflight(const std::string& payload) {
 // Rank `id`'s start request: its temp dir now, the rank itself on its
 // secret frame (rank.hpp).
 void Agent::start(long id, const std::string& request) {
-  if (ranks_.count(id)) {
+  // try_emplace constructs no Rank (no temp dir) for an id already taken.
+  if (!ranks_.try_emplace(id, af::decode_request(request), heartbeat_limit_, host_, now_seconds())
+           .second)
     say("protocol error: rank id " + std::to_string(id) + " started twice");
-    return;
-  }
-  ranks_.emplace(
-      std::piecewise_construct, std::forward_as_tuple(id),
-      std::forward_as_tuple(af::decode_request(request), heartbeat_limit_, host_, now_seconds()));
 }
 
 // The launcher closed our stdin or cannot be written to: every rank's
