@@ -35,7 +35,7 @@ namespace distkit::launch {
 namespace {
 
 // stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
-// read EOF at once, so they get /dev/null themselves and no stdin FIFO.
+// read EOF at once, so they get /dev/null themselves and no stdin pipe.
 bool is_null_device(int fd) {
   struct stat in {
   }, null{};
