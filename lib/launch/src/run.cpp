@@ -154,9 +154,8 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, cons
 // Each host's board line: failed when a problem names it, else done.
 void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& board) {
   for (size_t i = 0; i < plan.hosts.size(); ++i) {
-    bool failed = std::any_of(report.problems.begin(), report.problems.end(), [&](const auto& p) {
-      return p.is_error() && p.subject == plan.hosts[i];
-    });
+    bool failed = std::ranges::any_of(
+        report.problems, [&](const auto& p) { return p.is_error() && p.subject == plan.hosts[i]; });
     board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
   }
   board.finish();
@@ -222,8 +221,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<Ag
   mark_hosts(plan, report, board);
   print_problems(s.err, "distlaunch", report.problems);
   auto of_kind = [&](std::string_view kind) {
-    return std::count_if(report.problems.begin(), report.problems.end(),
-                         [&](const auto& p) { return p.kind == kind; });
+    return std::ranges::count(report.problems, kind, &Problem::kind);
   };
   const std::string hosts = " of " + std::to_string(plan.hosts.size()) + " host(s)";
   if (auto n = of_kind("preflight-failed"))
