@@ -315,8 +315,7 @@ void AgentClient::on_opening_frame(const agent_frames::FrameStream::Frame& f) {
 void AgentClient::give_opening() {
   if (opening_given_) return;
   opening_given_ = true;
-  auto first = opening_.err.find('\n');
-  if (first != std::string::npos) opening_.err.resize(first);
+  opening_.err = opening_.err.substr(0, opening_.err.find('\n'));  // its first line
   opening_done_.set_value(opening_);
 }
 
