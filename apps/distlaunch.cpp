@@ -2,7 +2,6 @@
 // split off the command, then the launch library through the one entry
 // point (distkit::tool_main: argv parsing, catch site, exit codes).
 #include <CLI/CLI.hpp>
-#include <cstdio>
 
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/util/tool_main.hpp"

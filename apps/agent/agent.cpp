@@ -11,6 +11,7 @@
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/agent_protocol.hpp"
 #include "distkit/util/decimal.hpp"
+#include "distkit/util/signal_pipe.hpp"
 #include "distkit/version.hpp"
 #include "group.hpp"
 #include "guard.hpp"
@@ -59,6 +60,22 @@ struct Dumper {
   std::string text;
 };
 
+// fork() for a child of the agent's loop: the loop's signals stay blocked
+// across it, so none meant for us runs our handler in the child; the child
+// gets their default dispositions (and SIGPIPE's) before they are
+// unblocked. Returns what fork returned.
+pid_t fork_child() {
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&block, s);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  pid_t pid = fork();
+  if (pid == 0)
+    for (int s : {SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE}) signal(s, SIG_DFL);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  return pid;
+}
+
 // The M frame's pairs for one rank: its group's counters and its
 // heartbeat file's mtime (milliseconds since the epoch; absent: none).
 std::string progress_pairs(const GroupCounters& c, const std::string& heartbeat) {
@@ -104,7 +121,7 @@ bool read_timing(const af::Pairs& p, long& heartbeat, long& idle, long& first_wa
 
 class Agent {
  public:
-  explicit Agent(SignalPipe& signals) : signals_(signals) {}
+  explicit Agent(posix::SignalPipe& signals) : signals_(signals) {}
   int run();
 
  private:
@@ -155,9 +172,9 @@ class Agent {
   double next_pause_ = 0;  // when tell_pauses next has one to tell
   std::string host_ = "?";
   std::map<long, Rank> ranks_;
-  Guard guard_;             // stops the ranks should we die without doing so
-  SignalPipe& signals_;     // HUP, INT, TERM (and CHLD, which only wakes the loop)
-  bool signalled_ = false;  // one of HUP, INT or TERM came
+  Guard guard_;                 // stops the ranks should we die without doing so
+  posix::SignalPipe& signals_;  // HUP, INT, TERM (and CHLD, which only wakes the loop)
+  bool signalled_ = false;      // one of HUP, INT or TERM came
 };
 
 // The frames complete in in_; a malformed one ends the agent's input (the
@@ -233,13 +250,10 @@ bool Agent::preflight(const std::string& payload) {
 // Rank `id`'s start request: its temp dir now, the rank itself on its
 // secret frame (rank.hpp).
 void Agent::start(long id, const std::string& request) {
-  if (ranks_.count(id)) {
+  // try_emplace constructs no Rank (no temp dir) for an id already taken.
+  if (!ranks_.try_emplace(id, af::decode_request(request), heartbeat_limit_, host_, now_seconds())
+           .second)
     say("protocol error: rank id " + std::to_string(id) + " started twice");
-    return;
-  }
-  ranks_.emplace(
-      std::piecewise_construct, std::forward_as_tuple(id),
-      std::forward_as_tuple(af::decode_request(request), heartbeat_limit_, host_, now_seconds()));
 }
 
 // The launcher closed our stdin or cannot be written to: every rank's
@@ -461,8 +475,8 @@ int Agent::run() {
   char h[256] = {0};
   if (gethostname(h, sizeof h - 1) == 0 && h[0]) host_ = h;
   last_input_ = now_seconds();
-  set_cloexec_nonblock(0);
-  set_cloexec_nonblock(1);
+  posix::set_cloexec_nonblock(0);
+  posix::set_cloexec_nonblock(1);
   // The hello (agent_protocol.hpp): the launcher hands us ranks only after
   // one of its own protocol.
   af::append_frame(out_, af::Channel::from_agent, 'V', distkit::kAgentProtocol, distkit::kVersion);
@@ -550,7 +564,7 @@ int run_agent() {
   if (getrlimit(RLIMIT_NOFILE, &g_rank_nofile) == 0)
     g_nofile_raised = posix::raise_open_files(RLIM_INFINITY) > g_rank_nofile.rlim_cur;
   // SIGCHLD too: a rank's end wakes the loop.
-  std::optional<SignalPipe> signals;
+  std::optional<posix::SignalPipe> signals;
   try {
     signals.emplace(std::initializer_list<int>{SIGHUP, SIGINT, SIGTERM, SIGCHLD});
   } catch (const std::exception&) {

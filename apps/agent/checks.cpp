@@ -34,9 +34,7 @@ std::optional<std::string> first_line(const std::vector<std::string>& argv, cons
                                       bool with_stderr, double deadline) {
   ProgramRun run = run_program(argv, cwd, with_stderr, deadline, 4096);
   if (!run.finished || run.status != 0) return std::nullopt;
-  std::string out = run.out;
-  std::size_t nl = out.find('\n');
-  if (nl != std::string::npos) out.resize(nl);
+  std::string out = run.out.substr(0, run.out.find('\n'));
   if (!out.empty() && out.back() == '\r') out.pop_back();
   return out;
 }

@@ -160,8 +160,7 @@ std::vector<GroupMember> group_members(pid_t pgid, std::size_t max) {
     return true;
   });
 #endif
-  std::stable_partition(out.begin(), out.end(),
-                        [&](const GroupMember& m) { return m.pid == pgid; });
+  std::ranges::stable_partition(out, [&](const GroupMember& m) { return m.pid == pgid; });
   if (out.size() > max) out.resize(max);
   return out;
 }

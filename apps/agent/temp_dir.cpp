@@ -46,13 +46,10 @@ void remove_stale_dirs(const std::string& tmp, const std::string& owner) {
     if (std::strncmp(e->d_name, "distlaunch.", 11) != 0) continue;
     std::string dir = tmp + "/" + e->d_name;
     std::string text = read_file(dir + "/owner", 512);
-    // "<owner> <pid>\n"
+    // "<owner> <pid>\n" (9 digits fit a pid_t)
     auto sp = text.rfind(' ');
     if (sp == std::string::npos || text.substr(0, sp) != owner) continue;
-    std::string pid_text = text.substr(sp + 1);
-    while (!pid_text.empty() && (pid_text.back() == '\n' || pid_text.back() == '\r'))
-      pid_text.pop_back();
-    auto pid = distkit::parse_digits(pid_text, 9);  // fits a pid_t
+    auto pid = distkit::parse_digits(text.substr(sp + 1, text.find_last_not_of("\r\n") - sp), 9);
     if (pid && *pid > 0 && kill(*pid, 0) != 0 && errno == ESRCH) remove_tree(dir);
   }
   closedir(d);

@@ -211,6 +211,7 @@ void AgentClient::on_agent_stderr(std::string_view bytes) {
 }
 
 void AgentClient::on_agent_stdout(std::string_view bytes) {
+  std::string rest;
   if (phase_ == Phase::locate) {
     // The locator's lines until its marker; what follows is the agent's.
     // A login shell's chatter before it is passed over, within bounds.
@@ -220,15 +221,13 @@ void AgentClient::on_agent_stdout(std::string_view bytes) {
          phase_ == Phase::locate && (nl = locator_out_.find('\n', pos)) != std::string::npos;
          pos = nl + 1)
       on_locator_line(std::string_view(locator_out_).substr(pos, nl - pos));
-    std::string rest = locator_out_.substr(pos);
+    locator_out_.erase(0, pos);
     if (phase_ == Phase::locate) {
-      locator_out_ = rest;
       if (locator_out_.size() > 65536) abort_channel();  // no locator speaks like that
       return;
     }
-    locator_out_.clear();
-    if (!rest.empty()) on_agent_stdout(rest);
-    return;
+    rest.swap(locator_out_);
+    bytes = rest;
   }
   parser_.feed(bytes);
   while (parse_error_.empty()) {
@@ -316,8 +315,7 @@ void AgentClient::on_opening_frame(const agent_frames::FrameStream::Frame& f) {
 void AgentClient::give_opening() {
   if (opening_given_) return;
   opening_given_ = true;
-  auto first = opening_.err.find('\n');
-  if (first != std::string::npos) opening_.err.resize(first);
+  opening_.err = opening_.err.substr(0, opening_.err.find('\n'));  // its first line
   opening_done_.set_value(opening_);
 }
 

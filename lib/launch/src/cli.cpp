@@ -2,11 +2,13 @@
 // and distkit's own. Durations are given in seconds.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/util/error.hpp"
+#include "distkit/util/tool_main.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::launch {
@@ -23,13 +25,10 @@ std::chrono::milliseconds seconds_as_ms(double seconds, const std::string& flag,
 }
 
 std::vector<std::string> split_command(int argc, char** argv, LaunchOptions& options) {
-  std::vector<std::string> before;
-  int i = 1;
-  for (; i < argc; ++i) {
-    if (std::string(argv[i]) == "--") break;
-    before.emplace_back(argv[i]);
-  }
-  for (++i; i < argc; ++i) options.command.emplace_back(argv[i]);
+  std::vector<std::string> before = arguments(argc, argv);
+  auto dash = std::find(before.begin(), before.end(), "--");
+  if (dash != before.end()) options.command.insert(options.command.end(), dash + 1, before.end());
+  before.erase(dash, before.end());
   return before;
 }
 

@@ -40,8 +40,7 @@ DebugLog::DebugLog(const std::filesystem::path& file) {
 DebugLog::~DebugLog() = default;
 
 void DebugLog::line(std::string_view subject, std::string_view what) const {
-  if (!logger_) return;
-  logger_->info("{}: {}", subject, what);
+  if (logger_) logger_->info("{}: {}", subject, what);
 }
 
 }  // namespace distkit::launch

@@ -1,9 +1,7 @@
 // Rendering and writing the run manifest (see manifest.hpp).
 #include "distkit/launch/manifest.hpp"
 
-#include <ctime>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"

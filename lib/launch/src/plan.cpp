@@ -202,11 +202,8 @@ const std::string& DataFile::text() const {
 }
 
 Backend choose_backend(const LaunchOptions& options, const hostfile::Hostfile& hf) {
-  Backend b = Backend::ring;
-  if (options.backend)
-    b = hostfile::parse_backend(*options.backend, "--backend");
-  else if (hf.backend)
-    b = *hf.backend;
+  const Backend b = options.backend ? hostfile::parse_backend(*options.backend, "--backend")
+                                    : hf.backend.value_or(Backend::ring);
   return b == Backend::none ? Backend::ring : b;
 }
 
@@ -217,7 +214,8 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
     throw UsageError("hosts", "no hosts to run on", "give --hosts, --hostfile or -n");
   Plan plan;
   plan.backend = choose_backend(options, hf);
-  plan.command = command_words(options.command, options.python);
+  plan.command = options.command;
+  if (options.python) plan.command.insert(plan.command.begin(), *options.python);
   plan.cwd = options.cwd;
   plan.job_id = job_id;
   std::vector<Host> hosts = hostfile::repeat_hosts(hf.hosts, options.repeat_hosts.value_or(1));
@@ -238,13 +236,6 @@ Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
   add_backend_env(plan, hosts, options, resolve);
   add_common_env(plan, hf, options);
   return plan;
-}
-
-std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::optional<std::string>& python) {
-  std::vector<std::string> words = command;
-  if (python) words.insert(words.begin(), *python);
-  return words;
 }
 
 TerminalSize terminal_size(const char* columns, const char* lines,

@@ -8,7 +8,6 @@
 #include <sys/utsname.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <future>
 #include <mutex>
 #include <set>

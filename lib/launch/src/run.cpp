@@ -35,7 +35,7 @@ namespace distkit::launch {
 namespace {
 
 // stdin is /dev/null (a script's `</dev/null`, a daemon): the ranks would
-// read EOF at once, so they get /dev/null themselves and no stdin FIFO.
+// read EOF at once, so they get /dev/null themselves and no stdin pipe.
 bool is_null_device(int fd) {
   struct stat in {
   }, null{};
@@ -73,7 +73,9 @@ Hosts load_hosts(const LaunchOptions& o) {
   return h;
 }
 
-std::optional<std::string> ipv4_of(const std::string& name) {
+// The IPv4 address of `host` as ssh reaches it (its ssh_config HostName).
+std::optional<std::string> ipv4_of(const std::string& host, const LaunchOptions& o) {
+  const std::string name = ssh::resolve_hostname(host, o.ssh_config).value_or(host);
   addrinfo hints{};
   hints.ai_family = AF_INET;
   addrinfo* res = nullptr;
@@ -83,13 +85,6 @@ std::optional<std::string> ipv4_of(const std::string& name) {
   freeaddrinfo(res);
   if (rc != 0) return std::nullopt;
   return std::string(buf);
-}
-
-AddressResolver make_resolver(const LaunchOptions& o) {
-  return [ssh_config = o.ssh_config](const std::string& host) -> std::optional<std::string> {
-    auto name = ssh::resolve_hostname(host, ssh_config).value_or(host);
-    return ipv4_of(name);
-  };
 }
 
 // Where to look for an installed distkit-agent on the hosts (see
@@ -159,9 +154,8 @@ std::vector<std::shared_ptr<ssh::Executor>> connect_hosts(const Plan& plan, cons
 // Each host's board line: failed when a problem names it, else done.
 void mark_hosts(const Plan& plan, const PreflightReport& report, ProgressBoard& board) {
   for (size_t i = 0; i < plan.hosts.size(); ++i) {
-    bool failed = std::any_of(report.problems.begin(), report.problems.end(), [&](const auto& p) {
-      return p.is_error() && p.subject == plan.hosts[i];
-    });
+    bool failed = std::ranges::any_of(
+        report.problems, [&](const auto& p) { return p.is_error() && p.subject == plan.hosts[i]; });
     board.set(i, failed ? HostState::failed : HostState::done, failed ? "see below" : "ready");
   }
   board.finish();
@@ -227,8 +221,7 @@ PreflightReport preflight(const Plan& plan, const std::vector<std::shared_ptr<Ag
   mark_hosts(plan, report, board);
   print_problems(s.err, "distlaunch", report.problems);
   auto of_kind = [&](std::string_view kind) {
-    return std::count_if(report.problems.begin(), report.problems.end(),
-                         [&](const auto& p) { return p.kind == kind; });
+    return std::ranges::count(report.problems, kind, &Problem::kind);
   };
   const std::string hosts = " of " + std::to_string(plan.hosts.size()) + " host(s)";
   if (auto n = of_kind("preflight-failed"))
@@ -267,14 +260,13 @@ LaunchOptions with_surroundings(LaunchOptions o, std::FILE* out) {
 }
 
 // How the hosts are reached: as the caller says, or srun's job steps.
-Services with_launcher(const LaunchOptions& o, const Services& s) {
-  Services out = s;
-  if (o.launcher != "srun") return out;
+Services with_launcher(const LaunchOptions& o, Services s) {
+  if (o.launcher != "srun") return s;
   if (!find_on_path("srun", path_env()))
     throw UsageError("--launcher", "srun not found on PATH",
                      "install Slurm's client commands (slurm-client), or use --launcher ssh");
-  out.connect = ssh::srun_connect_all;
-  return out;
+  s.connect = ssh::srun_connect_all;
+  return s;
 }
 
 }  // namespace
@@ -287,7 +279,8 @@ RunResult run_distlaunch(const LaunchOptions& options, const Services& services)
   const LaunchOptions o = with_surroundings(options, services.out);
   const Services s = with_launcher(o, services);
   Hosts hosts = load_hosts(o);
-  Plan plan = build_plan(hosts.model, o, make_resolver(o), random_hex(8));
+  Plan plan = build_plan(
+      hosts.model, o, [&o](const std::string& host) { return ipv4_of(host, o); }, random_hex(8));
   check_backend_options(plan, o);
   if (o.launcher == "srun" && plan.backend != hostfile::Backend::mpi) {
     const char* nodes = std::getenv("SLURM_JOB_NODELIST");

@@ -2,8 +2,9 @@
 // a stalled job's output: change it only on purpose.
 #include "distkit/launch/stall_watch.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cstdio>
 
 #include "distkit/util/strings.hpp"
 
@@ -18,14 +19,9 @@ std::string seconds(duration<double> d) {
 }
 
 std::string bytes(long long n) {
-  char b[32];
-  if (n < 1024)
-    std::snprintf(b, sizeof b, "%lld B", n);
-  else if (n < 1024LL * 1024)
-    std::snprintf(b, sizeof b, "%.1f KiB", static_cast<double>(n) / 1024);
-  else
-    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(n) / (1024 * 1024));
-  return b;
+  if (n < 1024) return fmt::format("{} B", n);
+  if (n < 1024LL * 1024) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024);
+  return fmt::format("{:.1f} MiB", static_cast<double>(n) / (1024 * 1024));
 }
 
 }  // namespace

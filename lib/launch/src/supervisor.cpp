@@ -281,7 +281,7 @@ void Job::abort_rank(size_t i) {
     std::lock_guard lock(mu_);
     pid = r.result.pid;
   }
-  if (pid > 0 && agents_[i]->is_local()) ::kill(-pid, SIGKILL);
+  if (pid > 0 && agents_[i]->host_executor().is_local()) ::kill(-pid, SIGKILL);
   r.cmd->abort();
 }
 
@@ -289,14 +289,11 @@ void Job::abort_rank(size_t i) {
 // policy hears so at once.
 void Job::ask_stacks(size_t i, const PolicyAction& a) {
   RankState& r = *ranks_[i];
-  if (a.stop && r.cmd && !r.done) r.result.stopped = true;
   r.stacks_why = a.text;
-  if (r.cmd && !r.done) {
-    log(i, "stacks asked (" + a.text + ")");
-    r.cmd->request_stacks(a.stop);
-  } else {
-    carry_out(policy_.stacks_came(i, Steady::now()));
-  }
+  if (!r.cmd || r.done) return carry_out(policy_.stacks_came(i, Steady::now()));
+  if (a.stop) r.result.stopped = true;
+  log(i, "stacks asked (" + a.text + ")");
+  r.cmd->request_stacks(a.stop);
 }
 
 void Job::print_stacks(size_t i, const std::string& text) {
@@ -408,8 +405,7 @@ void Job::handle_exits() {
     if (!r.done || r.handled) continue;
     r.handled = true;
     fresh.push_back({i, r.result.exit, r.ended});
-    if (o_.log && o_.log->on())
-      log(i, "ended (pid " + std::to_string(r.result.pid) + "): " + describe_exit(r.result.exit));
+    log(i, "ended (pid " + std::to_string(r.result.pid) + "): " + describe_exit(r.result.exit));
   }
   if (!fresh.empty()) carry_out(policy_.exited(std::move(fresh), Steady::now()));
 }
@@ -444,7 +440,6 @@ JobResult Job::run() {
   result.start = Clock::now();
   policy_.job_started(Steady::now());
   if (o_.handle_signals) signals_ = std::make_unique<posix::SignalPipe>();
-  stdin_open_ = false;
   for (auto& r : ranks_) stdin_open_ = stdin_open_ || r->wants_stdin;
   start_all();
   policy_.ranks_started(Steady::now());

@@ -102,8 +102,7 @@ void SupervisorPolicy::stop_all(Time now, Actions& out) {
 }
 
 SupervisorPolicy::Actions SupervisorPolicy::exited(std::vector<RankExit> exits, Time now) {
-  std::stable_sort(exits.begin(), exits.end(),
-                   [](const RankExit& a, const RankExit& b) { return a.end < b.end; });
+  std::ranges::stable_sort(exits, {}, &RankExit::end);
   Actions out;
   for (const auto& e : exits) exited_one(e, now, out);
   maybe_stop_now(now, out);  // the stacks the stop waits for may be all that is left
@@ -134,8 +133,7 @@ void SupervisorPolicy::exited_one(const RankExit& e, Time now, Actions& out) {
   // A rank we told to stop failing is the stop's effect, not a cause.
   if (stopping_ && r.stopped) return;
   if (reason_.empty()) {
-    auto live =
-        std::count_if(ranks_.begin(), ranks_.end(), [](const Rank& x) { return !x.exited; });
+    auto live = std::ranges::count(ranks_, false, &Rank::exited);
     fail(e.exit.shell_status(), "rank " + std::to_string(r.name.rank) + " on " + r.name.host + " " +
                                     describe_exit(e.exit) + "; stopping the other " +
                                     std::to_string(live) + " running rank(s)");

@@ -53,14 +53,14 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
     CHECK(h->kind == kind);
     CHECK(h->number == 42);
     bool sized = kind == 'N' || kind == 'I';
-    CHECK(h->sized == sized);
+    CHECK(h->size.has_value() == sized);
     CHECK(rest == (sized ? "a\nb" : ""));
-    if (sized) CHECK(h->size == 3);
+    if (sized) CHECK(h->size == 3u);
   }
   auto [p_line, p_rest] = split(agent_frame('P', 0, "a=1"));
   auto p = af::parse_header(af::Channel::to_agent, p_line);
   REQUIRE(p);
-  CHECK((p->kind == 'P' && p->sized && p->size == 3 && p_rest == "a=1"));
+  CHECK((p->kind == 'P' && p->size == 3u && p_rest == "a=1"));
   CHECK(p_line == "P 3");                  // no id: its only field is the size
   CHECK_THROWS(agent_frame('O', 1, "x"));  // the agent's, not ours
   CHECK(af::encode_frame(af::Channel::from_agent, 'V', 4, "0.1.0") == "V 4 0.1.0\n");
@@ -84,7 +84,7 @@ TEST_CASE("the launcher's encoders make frames the table reads back", "[launch][
   auto [line, rest] = split(frame::data("xyz"));
   auto d = af::parse_header(af::Channel::to_rank, line);
   REQUIRE(d);
-  CHECK((d->kind == 'D' && d->sized && d->size == 3 && rest == "xyz"));
+  CHECK((d->kind == 'D' && d->size == 3u && rest == "xyz"));
 }
 
 TEST_CASE("a header that is not a frame of its channel is refused", "[launch][frames]") {
@@ -116,7 +116,7 @@ TEST_CASE("a header that is not a frame of its channel is refused", "[launch][fr
   }
   auto x = af::parse_header(C::from_agent, "X 7 s15");
   REQUIRE(x);
-  CHECK((x->number == 7 && x->word == "s15" && !x->sized));
+  CHECK((x->number == 7 && x->word == "s15" && !x->size));
   auto v = af::parse_header(C::from_agent, "V 2 0.1.0+g3f2a");
   REQUIRE(v);
   CHECK((v->number == 2 && v->word == "0.1.0+g3f2a"));

@@ -155,15 +155,19 @@ TEST_CASE("a missing command is refused with a hint", "[launch][plan]") {
 }
 
 TEST_CASE("--python goes before any command, as mlx.launch since MLX #4002", "[launch][plan]") {
+  auto command_words = [](const std::vector<std::string>& command,
+                          const std::optional<std::string>& python) {
+    auto o = with_command(command);
+    o.python = python;
+    return build_plan(local_hostfile(), o, nullptr, "j").command;
+  };
   CHECK(command_words({"-m", "mlx_lm.server", "--port", "8080"}, "/opt/py") ==
         std::vector<std::string>{"/opt/py", "-m", "mlx_lm.server", "--port", "8080"});
   CHECK(command_words({"job.py", "-x"}, "/opt/py") ==
         std::vector<std::string>{"/opt/py", "job.py", "-x"});
   // Without --python the command runs as given, a script too (MLX #3536).
   CHECK(command_words({"job.py", "-x"}, std::nullopt) == std::vector<std::string>{"job.py", "-x"});
-  auto o = with_command({"-m", "mlx_lm.server"});
-  o.python = "/opt/venv/bin/python";
-  CHECK(build_plan(local_hostfile(), o, nullptr, "j").command ==
+  CHECK(command_words({"-m", "mlx_lm.server"}, "/opt/venv/bin/python") ==
         std::vector<std::string>{"/opt/venv/bin/python", "-m", "mlx_lm.server"});
 }
 

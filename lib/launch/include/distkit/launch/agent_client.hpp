@@ -93,7 +93,6 @@ class AgentClient : public std::enable_shared_from_this<AgentClient> {
   ~AgentClient();
 
   const std::string& host() const { return inner_->host(); }
-  bool is_local() const { return inner_->is_local(); }
   // The host's own executor, for commands that are not ranks (a health check).
   ssh::Executor& host_executor() { return *inner_; }
   // `request`: an encoded StartRequest (agent_frames.hpp), once the agent runs

@@ -74,10 +74,9 @@ inline constexpr Spec kFrames[] = {
 // A header as read: its kind and the fields its spec gives it.
 struct Header {
   char kind = 0;
-  long number = -1;       // Field::id or Field::protocol
-  std::size_t size = 0;   // Field::size
-  bool sized = false;     // a Field::size is present: `size` raw bytes follow
-  std::string_view word;  // Field::version, status, secret or signal
+  long number = -1;                 // Field::id or Field::protocol
+  std::optional<std::size_t> size;  // Field::size: that many raw bytes follow
+  std::string_view word;            // Field::version, status, secret or signal
 };
 
 // The longest header line a frame of `channel` can have; a reader that has
@@ -98,12 +97,9 @@ inline bool take(Field f, std::string_view word, Header& h) {
     case Field::protocol:
       h.number = parse_digits(word, 12).value_or(-1);
       return h.number >= 0;
-    case Field::size: {
-      auto v = parse_digits(word, 9);  // under 1 GB
-      h.size = static_cast<std::size_t>(v.value_or(0));
-      h.sized = v.has_value();
-      return h.sized;
-    }
+    case Field::size:
+      if (auto v = parse_digits(word, 9)) h.size = static_cast<std::size_t>(*v);  // under 1 GB
+      return h.size.has_value();
     case Field::version:
       h.word = word;
       return !word.empty() && word.size() <= 40 &&
@@ -224,11 +220,11 @@ class FrameStream {
       return f;
     }
     const std::size_t after = nl + 1;
-    if (h->sized && buf_.size() - after < h->size) return std::nullopt;  // its bytes are coming
+    if (h->size && buf_.size() - after < *h->size) return std::nullopt;  // its bytes are coming
     f.kind = h->kind;
     f.number = h->number;
-    f.data = h->sized ? buf_.substr(after, h->size) : std::string(h->word);
-    pos_ = after + (h->sized ? h->size : 0);
+    f.data = h->size ? buf_.substr(after, *h->size) : std::string(h->word);
+    pos_ = after + h->size.value_or(0);
     compact();
     return f;
   }

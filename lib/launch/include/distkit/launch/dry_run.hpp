@@ -1,8 +1,8 @@
 // --dry-run: the plan as people read it (rank -> host, environment, the
-// exact remote command) or as JSON for scripts. The secret never appears.
-// Written rank by rank to a sink, so memory stays linear in the number of
-// ranks however large the (quadratic: every rank's script carries the ring
-// list) output is.
+// host agent's start request) or as JSON for scripts. The secret never
+// appears. Written rank by rank to a sink, so memory stays linear in the
+// number of ranks however large the (quadratic: every rank's files carry
+// the ring list) output is.
 #pragma once
 
 #include <functional>
@@ -22,7 +22,7 @@ inline constexpr const char* kPlanSchema = "distkit.launch-plan/2";
 void write_plan_text(const Plan& plan, const RankSettings& settings, const TextSink& sink);
 // {"schema","backend","job_id","command","cwd","hosts","ranks":[{"rank",
 //  "host","local_rank","local_size","env":{...},"files":{"NAME":"content"},
-//  "remote_command"}]}, formatted as nlohmann's dump(2).
+//  "agent_args"}]}, formatted as nlohmann's dump(2).
 void write_plan_json(const Plan& plan, const RankSettings& settings, const TextSink& sink);
 
 }  // namespace distkit::launch

@@ -79,12 +79,6 @@ hostfile::Backend choose_backend(const LaunchOptions& options, const hostfile::H
 Plan build_plan(const hostfile::Hostfile& hf, const LaunchOptions& options,
                 const AddressResolver& resolve, const std::string& job_id);
 
-// The command words actually run: `python` (--python) put before any
-// command, as mlx.launch does since MLX #4002; without it the command as
-// given (no interpreter before *.py scripts since MLX #3536).
-std::vector<std::string> command_words(const std::vector<std::string>& command,
-                                       const std::optional<std::string>& python);
-
 // The terminal size as Python's shutil.get_terminal_size((0, 0)) gives it
 // (what mlx.launch passes as COLUMNS/LINES, MLX #3618): the COLUMNS and
 // LINES variables (`columns`, `lines`; null when unset) where they are

@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "distkit/launch/agent_frames.hpp"
 #include "distkit/launch/plan.hpp"
@@ -24,7 +23,7 @@ struct RankSettings {
   std::chrono::milliseconds grace{3000};  // TERM -> KILL
   std::optional<std::string> cwd;         // directory to run in
   bool cwd_required = false;              // false: stay put when it is absent
-  // false: the rank's stdin is /dev/null (no FIFO made; D frames ignored),
+  // false: the rank's stdin is /dev/null (no pipe made; D frames ignored),
   // for ranks that get no stdin (--no-stdin, --stdin-rank, stdin /dev/null).
   bool stdin_forwarded = true;
 };
