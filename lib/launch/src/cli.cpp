@@ -61,7 +61,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       ->check(CLI::IsMember({"ssh", "srun"}));
   app.add_flag("--accept-new-host-keys", o.accept_new_host_keys,
                "Accept unknown host keys (never changed ones)");
-  app.add_flag("--dry-run", o.dry_run, "Print the plan (rank, host, env, remote command) and exit");
+  app.add_flag("--dry-run", o.dry_run, "Print the plan (rank, host, env, start request) and exit");
   app.add_flag("--json", o.json, "Machine-readable --dry-run output");
   app.add_flag("--tag-output", o.tag_output, "Prefix every output line with [rank host]");
   app.add_option("--log-dir", o.log_dir, "Also write rank-N.log files (and the manifest) here");

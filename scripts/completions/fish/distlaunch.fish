@@ -33,7 +33,7 @@ complete -c distlaunch -l print-python -d 'Print --python, else the absolute pat
 complete -c distlaunch -l ssh-config -r -F -d 'ssh_config file to read'
 complete -c distlaunch -l launcher -x -a 'ssh srun' -d 'How ranks reach their hosts: ssh, or srun (a job step per node; the default inside a Slurm allocation, where SLURM_JOB_ID is set)'
 complete -c distlaunch -l accept-new-host-keys -d 'Accept unknown host keys (never changed ones)'
-complete -c distlaunch -l dry-run -d 'Print the plan (rank, host, env, remote command) and exit'
+complete -c distlaunch -l dry-run -d 'Print the plan (rank, host, env, start request) and exit'
 complete -c distlaunch -l json -d 'Machine-readable --dry-run output'
 complete -c distlaunch -l tag-output -d 'Prefix every output line with [rank host]'
 complete -c distlaunch -l log-dir -x -a '(__fish_complete_directories)' -d 'Also write rank-N.log files (and the manifest) here'

@@ -31,8 +31,9 @@ inline constexpr int kAgentProtocol = 5;
 inline constexpr const char kAgentProtocolFlag[] = "--protocol=5";
 
 // Timing the two sides rely on, in seconds, all derived from the job's
-// heartbeat limit (--heartbeat-limit, H) and these. The launcher sends the
-// three the agent uses in its P frame (heartbeat_limit=H,
+// heartbeat limit (LaunchOptions::heartbeat_limit, H: 5 s; no flag sets
+// it) and these. The launcher sends the three the agent uses in its P
+// frame (heartbeat_limit=H,
 // idle_limit=H+kAgentIdleMargin, first_rank_wait=kFirstRankWait); the
 // agent checks their order (idle past a rank's own limits) and refuses
 // a P that breaks it.
