@@ -70,10 +70,11 @@ void configure_cli(CLI::App& app, Flags& f, bench::Options& o) {
   app.add_option("-e,--maxbytes", f.e, "largest size");
   app.add_option("-f,--stepfactor", o.factor, "size multiplier between rows");
   app.add_option("-n,--iters", o.iters, "timed iterations per size")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+      ->check(distkit::whole_number(0, std::numeric_limits<int>::max()));
   app.add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
-  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column");
+      ->check(distkit::whole_number(0, std::numeric_limits<int>::max()));
+  app.add_option("-c,--check", f.check, "check results (0/1): the #wrong column")
+      ->check(distkit::whole_number(0, 1));
   app.add_option("-d,--datatype", f.dtype, "element type (float32, bfloat16, int8, ...)");
   app.add_option("-o,--op", f.op, "reduction: sum, prod, max, min");
   app.add_option("-r,--root", o.root, "broadcast root");
@@ -83,7 +84,7 @@ void configure_cli(CLI::App& app, Flags& f, bench::Options& o) {
   app.option_defaults()->always_capture_default(false);
   app.add_flag("--json", o.json, "one JSON document instead of the table");
   app.add_option("--threads", f.threads, "run N ranks as threads of this process (loopback)")
-      ->check(CLI::Range(1, 64));
+      ->check(distkit::whole_number(1, 64));
 }
 
 }  // namespace

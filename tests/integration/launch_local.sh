@@ -191,6 +191,13 @@ expect_line "$WORK/err" "distlaunch: error: --health-interval: 0.5 is not a numb
 expect_line "$WORK/err" "distlaunch: error: --timeout: nan is not a number of seconds from 0 to 31536000; e.g. --timeout 30"
 "$DL" --hosts 127.0.0.1 --stall-timeout 2.5 -- true >/dev/null 2>"$WORK/err" </dev/null || true
 expect_line "$WORK/err" "distlaunch: error: --stall-timeout: 2.5 is not a whole number of seconds; e.g. --stall-timeout 30"
+# Integer flags: one check, one line (CLI11 said "Could not convert: --starting-port = 1e9").
+rc=0
+"$DL" --hosts 127.0.0.1 -p 1e9 -- true >/dev/null 2>"$WORK/err" </dev/null || rc=$?
+expect_eq "$rc" 2 "exit status of -p 1e9"
+expect_line "$WORK/err" "distlaunch: error: --starting-port: \"1e9\" is not a whole number; give one from 1 to 65535; see distlaunch --help"
+"$DL" --hosts 127.0.0.1 -n 0 -- true >/dev/null 2>"$WORK/err" </dev/null || true
+expect_line "$WORK/err" "distlaunch: error: --repeat-hosts: 0 is out of range; give a whole number from 1 to 2147483647; see distlaunch --help"
 
 # A failing health command's first line with words is its reason, past
 # blank lines: 124, the rank stopped.

@@ -28,10 +28,12 @@ usage "distbench: error: -f/--stepfactor: must be above 1; e.g. -f 2 doubles the
   --threads 2 -f 1
 usage "distbench: error: -f/--stepfactor: must be above 1; e.g. -f 2 doubles the size each row" \
   --threads 2 -f nan
-# CLI11's own range words, with the bound an int has (NonNegativeNumber
-# printed DBL_MAX's 309 digits).
-usage "distbench: error: --iters: Value -1 not in range 0 to 2147483647; see distbench --help" \
+# The tools' one integer check (CLI11's NonNegativeNumber printed DBL_MAX's
+# 309 digits, its Range "Value 1e9 not in range").
+usage "distbench: error: --iters: -1 is out of range; give a whole number from 0 to 2147483647; see distbench --help" \
   --threads 2 -n -1
+usage "distbench: error: --iters: \"1e9\" is not a whole number; give one from 0 to 2147483647; see distbench --help" \
+  --threads 2 -n 1e9
 usage "distbench: error: -d/--datatype: unknown type 'fp32'; use one of bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, complex64" \
   --threads 2 -d fp32
 usage "distbench: error: -b/--minbytes: '12X' is not a size; use bytes with an optional K, M or G" \

@@ -9,6 +9,7 @@
 #include "distkit/util/atomic_file.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/terminal.hpp"
+#include "distkit/util/tool_main.hpp"
 #include "distkit/util/utc_time.hpp"
 #include "distkit/version.hpp"
 
@@ -27,10 +28,10 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
   app.add_option("--baseline-host", o.run.baseline_host,
                  "Host of the one-host baseline (default: the hostfile's first)");
   app.add_option("-k,--repetitions", o.repetitions, "Runs of each kind (overrides the task's)")
-      ->check(CLI::Range(1, 100));
+      ->check(whole_number(1, 100));
   app.add_option("-n,--ranks-per-host", o.ranks_per_host,
                  "Ranks per cluster host (overrides the task's)")
-      ->check(CLI::Range(1, 1024));
+      ->check(whole_number(1, 1024));
   app.add_option("--work-dir", o.work_dir,
                  "Where runs, logs and manifests go (default ./distaccept-runs/TIME)");
   app.add_flag("--json", o.json, "Print the report as JSON (schema distkit.acceptance/1)");
@@ -39,7 +40,8 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
   app.add_flag("--accept-new-host-keys", o.run.access.accept_new_host_keys,
                "Accept unknown host keys (never changed ones)");
   app.add_option("-p,--starting-port", o.run.access.starting_port,
-                 "First port of the ranks' ring (default 32323)");
+                 "First port of the ranks' ring (default 32323)")
+      ->check(whole_number(1, 65535));
   app.add_option_function<double>(
       "--connect-timeout",
       [&o](double s) {
@@ -49,7 +51,7 @@ void configure_cli(CLI::App& app, AcceptOptions& o) {
   app.add_option("--hpc-nodes", o.hpc_nodes,
                  "Also run the task's repetitions as one Slurm job of N nodes (sbatch --wait, "
                  "distlaunch inside it), the same number of ranks, compared with the others")
-      ->check(CLI::Range(1, 1024));
+      ->check(whole_number(1, 1024));
   app.add_option("--sbatch-arg", o.sbatch_args,
                  "An extra sbatch argument for the HPC job (repeatable), e.g. "
                  "--sbatch-arg=--partition=cpu")

@@ -1,24 +1,12 @@
 // See cli.hpp. Help texts are short; the man page has the details.
 #include "distkit/configtool/cli.hpp"
 
-#include "distkit/util/decimal.hpp"
+#include <limits>
+
+#include "distkit/util/tool_main.hpp"
 #include "distkit/version.hpp"
 
 namespace distkit::configtool {
-
-namespace {
-
-// Run on the text before CLI11 converts it, whose own refusal of "1e9",
-// "nan" or 99999999999 reads "Could not convert: --count = 1e9". The
-// flag's range (a port, a count) is checked after, with its remedy.
-const CLI::Validator kWholeNumber(
-    [](const std::string& s) -> std::string {
-      if (parse_decimal<int>(s)) return "";
-      return "\"" + s + "\" is not a whole number (at most 2147483647)";
-    },
-    "");  // no description: --help shows the type, INT, as before
-
-}  // namespace
 
 void configure_cli(CLI::App& app, Options& o) {
   app.description("Probe hosts, find their Thunderbolt topology and write an MLX hostfile");
@@ -57,7 +45,7 @@ void configure_cli(CLI::App& app, Options& o) {
                  "Write per-host setup, teardown and verify scripts into this directory");
   app.add_flag("--verify", o.verify, "Test TCP between every cabled pair on the backend's port");
   app.add_option("--verify-port", o.verify_port, "TCP port --verify tests (default 32323)")
-      ->check(kWholeNumber);
+      ->check(whole_number(1, 65535));
   app.add_flag("--teardown", o.teardown, "Undo what network setup changed on every host");
   app.add_flag("--persist", o.persist,
                "Re-apply the setup at boot (launchd on macOS, systemd on Linux)");
@@ -69,17 +57,17 @@ void configure_cli(CLI::App& app, Options& o) {
   app.add_option("--watch", o.watch,
                  "Re-run the link checks every SECONDS; print changes, log every check");
   app.add_option("--count", o.count, "With --watch: stop after N rounds (default: until Ctrl-C)")
-      ->check(kWholeNumber);
+      ->check(whole_number(0, std::numeric_limits<int>::max()));
   app.add_option(
       "--history", o.history,
       "With --watch: append one JSON line per check here (default distconfig-watch.jsonl)");
   app.add_flag("--fail-on-drift", o.fail_on_drift, "With --watch: exit 1 at the first drift");
   app.add_option("--test-port", o.test_port,
                  "TCP port --doctor/--watch test on (default 32322; never one of the job's)")
-      ->check(kWholeNumber);
+      ->check(whole_number(1, 65535));
   app.add_option("--job-port", o.job_port,
                  "The job's first port (distlaunch --starting-port, default 32323): left alone")
-      ->check(kWholeNumber);
+      ->check(whole_number(1, 65535));
   app.add_option("--state-file", o.state_file,
                  "Where each host records what setup changed (%h: host; default per OS)");
 }

@@ -162,13 +162,10 @@ std::string link_check_script(const Options& o, const std::string& host,
                       TemplateMode::shell);
 }
 
+// The ports' and --count's ranges are the CLI's (whole_number).
 void check_doctor_flags(const Options& o) {
-  for (auto [flag, port] : {std::pair{"--test-port", o.test_port}, {"--job-port", o.job_port}})
-    if (port < 1 || port > 65535)
-      throw UsageError(flag, std::to_string(port) + " is not a TCP port", "use 1..65535");
   if (o.watch && !(*o.watch >= 0.1 && *o.watch <= 86400))  // NaN too
     throw UsageError("--watch", "the interval must be 0.1 to 86400 seconds", "e.g. --watch 30");
-  if (o.count < 0) throw UsageError("--count", "must be 0 (no limit) or more", "e.g. --count 10");
   if ((o.count || o.fail_on_drift) && !o.watch)
     throw UsageError(o.count ? "--count" : "--fail-on-drift", "only applies with --watch",
                      "add --watch SECONDS");

@@ -281,9 +281,6 @@ void check_netsetup_flags(const Options& o) {
   if (!o.state_file.empty() && o.state_file[0] != '/')
     throw UsageError("--state-file", quote(o.state_file) + " is not an absolute path",
                      "give one from /, e.g. /var/lib/distkit/netsetup-%h.state");
-  if (o.verify_port < 1 || o.verify_port > 65535)
-    throw UsageError("--verify-port", std::to_string(o.verify_port) + " is not a TCP port",
-                     "use 1..65535");
   if (o.from_probes && wants_live_netsetup(o))
     throw UsageError(o.teardown                                  ? "--teardown"
                      : o.verify && !o.auto_setup.value_or(false) ? "--verify"

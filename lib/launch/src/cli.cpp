@@ -38,17 +38,21 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
       "Drop-in for mlx.launch: distlaunch [flags] -- command [args...]");
   app.set_version_flag("--version", std::string("distlaunch ") + kVersion);
   app.add_option("--hosts", o.hosts, "Comma-separated hosts (names or IPs)");
-  app.add_option(
-      "-n,--repeat-hosts", o.repeat_hosts,
-      "Ranks per host (in place: a,a,b,b); inside a Slurm allocation, instead of its task layout");
+  app.add_option("-n,--repeat-hosts", o.repeat_hosts,
+                 "Ranks per host (in place: a,a,b,b); inside a Slurm allocation, instead of its "
+                 "task layout")
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--hostfile", o.hostfile, "MLX hostfile (JSON)");
   app.add_option("--backend", o.backend, "ring, jaccl, jaccl-ring, nccl or mpi");
   app.add_option("--env", o.env, "KEY=VALUE for every rank (repeatable)");
   app.add_option("--mpi-arg", o.mpi_args, "Extra argument for mpirun (repeatable)");
-  app.add_option("--connections-per-ip", o.connections_per_ip, "Ring connections per address");
-  app.add_option("-p,--starting-port", o.starting_port, "First port of the ring/coordinator");
+  app.add_option("--connections-per-ip", o.connections_per_ip, "Ring connections per address")
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
+  app.add_option("-p,--starting-port", o.starting_port, "First port of the ring/coordinator")
+      ->check(whole_number(1, 65535));
   app.add_option("--cwd", o.cwd, "Working directory on every host (must exist)");
-  app.add_option("--nccl-port", o.nccl_port, "NCCL coordinator port");
+  app.add_option("--nccl-port", o.nccl_port, "NCCL coordinator port")
+      ->check(whole_number(1, 65535));
   app.add_option("--python", o.python, "Interpreter put before the command (any command)");
   app.add_flag("--verbose", o.verbose,
                "Say what happens; ranks get MLX_RING_VERBOSE=1 (ring) or NCCL_DEBUG=INFO (nccl)");
@@ -69,7 +73,8 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--debug-log", o.debug_log,
                  "Append a timestamped record of the job to FILE: hosts, agents, preflight "
                  "answers, rank starts and ends, every stop decision");
-  app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)");
+  app.add_option("--stdin-rank", o.stdin_rank, "Give stdin to this rank only (default: all)")
+      ->check(whole_number(0, std::numeric_limits<int>::max()));
   app.add_flag("--no-stdin", o.no_stdin,
                "Do not read stdin (ranks see EOF; use when running in the background)");
   auto seconds_flag = [&app](const std::string& name, std::chrono::milliseconds& to,
@@ -109,7 +114,7 @@ void configure_cli(CLI::App& app, LaunchOptions& o) {
   app.add_option("--max-restarts", o.max_restarts,
                  "Restarts before the job's failure stands (default 3); the waits double from 1 "
                  "s up to the heartbeat limit")
-      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+      ->check(whole_number(0, std::numeric_limits<int>::max()));
   auto* health_cmd = app.add_option(
       "--health-cmd", o.health_cmd,
       "A shell command run on rank 0's host every --health-interval seconds; its failure is a "

@@ -183,15 +183,11 @@ void add_common_env(Plan& plan, const hostfile::Hostfile& hf, const LaunchOption
   }
 }
 
+// The numbers' ranges are the CLI's (whole_number).
 void check_options(const LaunchOptions& o) {
   if (o.command.empty())
     throw UsageError("command", "no command given",
                      "put it after --, e.g. distlaunch -n 2 -- hostname");
-  if (o.connections_per_ip < 1) throw UsageError("--connections-per-ip", "must be at least 1", "");
-  if (o.starting_port < 1 || o.starting_port > 65535)
-    throw UsageError("--starting-port", "must be between 1 and 65535", "");
-  if (o.nccl_port < 1 || o.nccl_port > 65535)
-    throw UsageError("--nccl-port", "must be between 1 and 65535", "");
 }
 
 }  // namespace

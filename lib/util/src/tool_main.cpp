@@ -2,8 +2,10 @@
 #include "distkit/util/tool_main.hpp"
 
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <sstream>
 
+#include "distkit/util/decimal.hpp"
 #include "distkit/util/error.hpp"
 #include "distkit/util/terminal.hpp"
 
@@ -36,6 +38,21 @@ int tool_main(std::string_view tool, std::vector<std::string> args,
         return body();
       },
       err);
+}
+
+CLI::Validator whole_number(int least, int most) {
+  const std::string range = std::to_string(least) + " to " + std::to_string(most);
+  return CLI::Validator(
+      [=](const std::string& text) -> std::string {
+        auto v = parse_decimal<long long>(text);
+        if (!v) return "\"" + text + "\" is not a whole number; give one from " + range;
+        if (*v < least || *v > most)
+          return text + " is out of range; give a whole number from " + range;
+        return "";
+      },
+      most < std::numeric_limits<int>::max()
+          ? "INT in [" + std::to_string(least) + " - " + std::to_string(most) + "]"
+          : "");
 }
 
 std::vector<std::string> arguments(int argc, char** argv) {

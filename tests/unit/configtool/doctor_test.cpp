@@ -470,13 +470,14 @@ TEST_CASE("--doctor and --watch refuse bad combinations and values with one line
         "file (one JSON object per line)");
   // Not CLI11's "Could not convert: --count = 99999999999".
   CHECK(err({"--watch", "5", "--count", "99999999999"}) ==
-        "distconfig: error: --count: \"99999999999\" is not a whole number (at most 2147483647); "
-        "see distconfig --help");
+        "distconfig: error: --count: 99999999999 is out of range; give a whole number from 0 to "
+        "2147483647; see distconfig --help");
   CHECK(err({"--doctor", "--test-port", "nan"}) ==
-        "distconfig: error: --test-port: \"nan\" is not a whole number (at most 2147483647); see "
-        "distconfig --help");
+        "distconfig: error: --test-port: \"nan\" is not a whole number; give one from 1 to "
+        "65535; see distconfig --help");
   CHECK(err({"--doctor", "--test-port", "70000"}) ==
-        "distconfig: error: --test-port: 70000 is not a TCP port; use 1..65535");
+        "distconfig: error: --test-port: 70000 is out of range; give a whole number from 1 to "
+        "65535; see distconfig --help");
   CHECK(err({"--doctor", "--over", "ethernet"}) ==
         "distconfig: error: --doctor: checks the Thunderbolt links; use --over thunderbolt (the "
         "default), with --links for named interfaces");

@@ -101,7 +101,8 @@ TEST_CASE("network-setup usage errors exit 2 with one line") {
         "e.g. /var/lib/distkit/netsetup-%h.state");
   CHECK(err({"--state-file", "~/state"}).rfind("distconfig: error: --state-file: ", 0) == 0);
   CHECK(err({"--verify-port", "0"}) ==
-        "distconfig: error: --verify-port: 0 is not a TCP port; use 1..65535");
+        "distconfig: error: --verify-port: 0 is out of range; give a whole number from 1 to "
+        "65535; see distconfig --help");
   CHECK(err({"--links", "/nonexistent-distkit-links"})
             .rfind("distconfig: error: /nonexistent-distkit-links", 0) == 0);
 }

@@ -46,6 +46,35 @@ Said run(
 
 }  // namespace
 
+TEST_CASE("whole_number refuses what is not a whole number in its range, in one line") {
+  auto said = [](std::string text) {
+    int port = 0;
+    Said s;
+    char* err = nullptr;
+    size_t err_size = 0;
+    std::FILE* ferr = open_memstream(&err, &err_size);
+    s.status = distkit::tool_main(
+        "distx", {"-p", std::move(text)},
+        [&](CLI::App& app) { app.add_option("-p", port)->check(distkit::whole_number(1, 65535)); },
+        [&] { return port == 80 ? 0 : 1; }, stdout, ferr);
+    std::fclose(ferr);
+    s.err.assign(err, err_size);
+    std::free(err);
+    return s;
+  };
+  CHECK(said("80").status == 0);
+  for (const char* bad : {"1e9", "nan", "0x10", "+5", "", "8 0"}) {
+    auto s = said(bad);
+    CHECK(s.status == 2);
+    CHECK(s.err == std::string("distx: error: -p: \"") + bad +
+                       "\" is not a whole number; give one from 1 to 65535; see distx --help\n");
+  }
+  for (const char* far : {"70000", "0", "-80", "99999999999"})
+    CHECK(said(far).err == std::string("distx: error: -p: ") + far +
+                               " is out of range; give a whole number from 1 to 65535; see distx "
+                               "--help\n");
+}
+
 TEST_CASE("tool_main parses, then runs the body for its status") {
   auto s = run({"-n", "3"});
   CHECK(s.ran);
