@@ -173,7 +173,7 @@ void tune_socket(int fd) {
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
-  int idle = 10, intvl = 5, cnt = 3;
+  [[maybe_unused]] int idle = 10, intvl = 5, cnt = 3;
 #if defined(TCP_KEEPIDLE)
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
 #elif defined(TCP_KEEPALIVE)
@@ -182,9 +182,6 @@ void tune_socket(int fd) {
 #if defined(TCP_KEEPINTVL) && defined(TCP_KEEPCNT)
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
-#else
-  (void)intvl;
-  (void)cnt;
 #endif
 }
 
