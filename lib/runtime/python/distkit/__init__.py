@@ -19,6 +19,7 @@ else the system's library search (ctypes.util.find_library).
 
 import ctypes
 import ctypes.util
+import functools
 import os
 
 __all__ = [
@@ -76,13 +77,8 @@ def library_path():
                 "path of libdistkit.so / libdistkit.dylib")
 
 
-_lib = None
-
-
+@functools.lru_cache(maxsize=None)
 def _library():
-    global _lib
-    if _lib is not None:
-        return _lib
     lib = ctypes.CDLL(library_path())
     grp = ctypes.c_void_p
     size = ctypes.c_size_t
@@ -112,15 +108,13 @@ def _library():
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
-    _lib = lib
     return lib
 
 
 def _check(code):
     if code != 0:
-        lib = _library()
         name = _STATUS[code] if 0 <= code < len(_STATUS) else "error %d" % code
-        raise Error(name, lib.distkit_last_error().decode("utf-8", "replace"))
+        raise Error(name, _library().distkit_last_error().decode("utf-8", "replace"))
 
 
 def dtype_size(dtype):
