@@ -2,7 +2,7 @@
 #include "algorithms/reduce.hpp"
 
 #include <algorithm>
-#include <cstring>
+#include <bit>
 #include <type_traits>
 
 namespace distkit::rt {
@@ -10,14 +10,10 @@ namespace distkit::rt {
 namespace {
 
 inline uint32_t bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
+  return std::bit_cast<uint32_t>(f);
 }
 inline float from_bits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
+  return std::bit_cast<float>(u);
 }
 
 template <typename T, ReduceOp Op>

@@ -131,18 +131,16 @@ class RingPlan : public Plan {
 }  // namespace
 
 void ring_all_reduce(Comm& c, unsigned char* data, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, data, count, t, op, true, true);
-  plan.run(FrameOp::all_reduce);
+  RingPlan(c, data, count, t, op, true, true).run(FrameOp::all_reduce);
 }
 
 void ring_reduce_scatter(Comm& c, unsigned char* work, size_t count, DType t, ReduceOp op) {
-  RingPlan plan(c, work, count * static_cast<size_t>(c.size()), t, op, true, false);
-  plan.run(FrameOp::reduce_scatter);
+  RingPlan(c, work, count * static_cast<size_t>(c.size()), t, op, true, false)
+      .run(FrameOp::reduce_scatter);
 }
 
 void ring_all_gather(Comm& c, unsigned char* out, size_t count, DType t, FrameOp op) {
-  RingPlan plan(c, out, count * static_cast<size_t>(c.size()), t, ReduceOp::sum, false, true);
-  plan.run(op);
+  RingPlan(c, out, count * static_cast<size_t>(c.size()), t, ReduceOp::sum, false, true).run(op);
 }
 
 }  // namespace distkit::rt

@@ -53,15 +53,9 @@ void broadcast_tree(Comm& c, unsigned char* data, size_t bytes, int root) {
   int n = c.size();
   int vr = c.wrap(c.rank - root);
   Transfers x(c);
-  int from = -1;
   int mask = 1;
-  while (mask < n) {  // find our parent: lowest set bit of vr
-    if (vr & mask) {
-      from = x.recv(c.wrap(vr - mask + root), data, bytes);
-      break;
-    }
-    mask <<= 1;
-  }
+  while (mask < n && !(vr & mask)) mask <<= 1;  // our parent: lowest set bit of vr
+  int from = mask < n ? x.recv(c.wrap(vr - mask + root), data, bytes) : -1;
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (vr + mask < n) x.send(c.wrap(vr + mask + root), data, bytes, from);
   x.run(FrameOp::broadcast);

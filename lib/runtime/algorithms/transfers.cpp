@@ -5,14 +5,6 @@
 
 namespace distkit::rt {
 
-int Transfers::send(int peer, const unsigned char* buf, size_t bytes, int gate) {
-  return add(peer, const_cast<unsigned char*>(buf), bytes, true, gate);
-}
-
-int Transfers::recv(int peer, unsigned char* buf, size_t bytes) {
-  return add(peer, buf, bytes, false, -1);
-}
-
 int Transfers::add(int peer, unsigned char* buf, size_t bytes, bool is_send, int gate) {
   auto& link = c_.link(peer);
   int ns = static_cast<int>(link.size());

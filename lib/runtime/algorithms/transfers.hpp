@@ -13,8 +13,10 @@ class Transfers : public Plan {
  public:
   explicit Transfers(Comm& c) : c_(c) {}
   // Returns the transfer's index (for gating).
-  int send(int peer, const unsigned char* buf, size_t bytes, int gate = -1);
-  int recv(int peer, unsigned char* buf, size_t bytes);
+  int send(int peer, const unsigned char* buf, size_t bytes, int gate = -1) {
+    return add(peer, const_cast<unsigned char*>(buf), bytes, true, gate);
+  }
+  int recv(int peer, unsigned char* buf, size_t bytes) { return add(peer, buf, bytes, false, -1); }
   void run(FrameOp op);
 
   bool frame(int s, uint32_t k, unsigned char*& buf, size_t& len) override;

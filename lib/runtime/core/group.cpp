@@ -186,13 +186,12 @@ void Group::barrier() {
 
 std::unique_ptr<Group> Group::split(int color, int key) {
   mesh_->check_usable();
-  std::vector<int32_t> mine{color, key}, all(2 * members_.size());
+  std::vector<int32_t> all(2 * members_.size());
+  all[2 * static_cast<size_t>(rank_)] = color;
+  all[2 * static_cast<size_t>(rank_) + 1] = key;
   if (size() > 1) {
-    std::memcpy(all.data() + 2 * static_cast<size_t>(rank_), mine.data(), 8);
     Comm c{*mesh_, members_, rank_, context_};
     ring_all_gather(c, bytes(all.data()), 2, DType::int32, FrameOp::split);
-  } else {
-    all = mine;
   }
   ++splits_;
   if (color < 0) return nullptr;

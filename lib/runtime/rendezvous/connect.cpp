@@ -31,6 +31,13 @@ void validate(const Config& cfg) {
   if (cfg.chunk_bytes < 4096) throw Error(ErrorCode::config, "config: chunk_bytes below 4096");
 }
 
+int stripes_between(const Config& cfg, int a, int b) {
+  size_t n = std::min(cfg.endpoints[static_cast<size_t>(a)].size(),
+                      cfg.endpoints[static_cast<size_t>(b)].size());
+  return static_cast<int>(
+      std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
+}
+
 void connect_lower(const Config& cfg, Mesh& mesh, Clock::time_point deadline) {
   for (int peer = 0; peer < cfg.rank; ++peer) {
     auto& conns = mesh.stripes(peer);
@@ -109,17 +116,6 @@ void accept_upper(const Config& cfg, Mesh& mesh, const std::vector<posix::Fd>& l
     }
   }
 }
-
-}  // namespace
-
-int stripes_between(const Config& cfg, int a, int b) {
-  size_t n = std::min(cfg.endpoints[static_cast<size_t>(a)].size(),
-                      cfg.endpoints[static_cast<size_t>(b)].size());
-  return static_cast<int>(
-      std::min<size_t>(n, static_cast<size_t>(std::clamp(cfg.max_stripes, 1, 16))));
-}
-
-namespace {
 
 // A socket per peer and stripe, and the listeners: a rank with 16 stripes
 // to 15 peers needs 256 descriptors, macOS's default soft limit. The limit

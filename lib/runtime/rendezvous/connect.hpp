@@ -12,7 +12,6 @@
 
 namespace distkit::rt {
 
-int stripes_between(const Config& cfg, int a, int b);
 std::shared_ptr<Mesh> connect_mesh(const Config& cfg);
 
 }  // namespace distkit::rt

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "distkit/runtime/config.hpp"
 
@@ -36,9 +36,7 @@ std::string read_file(const std::string& path, const char* var) {
   if (!in)
     throw Error(ErrorCode::config, std::string(var) + ": cannot read " + path +
                                        "; the launcher should have created it");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 }  // namespace

@@ -45,11 +45,10 @@ void Mesh::fail(ErrorCode code, const std::string& message, int peer) {
     auto notice = encode_abort(message, peer);
     for (auto& v : stripes_)
       for (auto& c : v) {
-        if (c.fd >= 0 && !c.mid_frame) {  // best effort, never blocks
-          iovec iov{notice.data(), notice.size()};
-          (void)send_vec(c.fd, &iov, 1);
-        }
-        if (c.fd >= 0) shutdown(c.fd, SHUT_RDWR);
+        if (c.fd < 0) continue;
+        iovec iov{notice.data(), notice.size()};
+        if (!c.mid_frame) (void)send_vec(c.fd, &iov, 1);  // best effort, never blocks
+        shutdown(c.fd, SHUT_RDWR);
         close_fd(c.fd);
         c.fd = -1;
       }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "distkit/util/posix.hpp"
 
@@ -43,22 +44,19 @@ void check_fd_limit(const char* call, int err) {
                                        "ranks a host or stripes (DISTKIT_MAX_STRIPES)");
 }
 
-struct AddrList {
-  addrinfo* head = nullptr;
-  ~AddrList() {
-    if (head) freeaddrinfo(head);
-  }
-};
+using AddrList = std::unique_ptr<addrinfo, decltype(&freeaddrinfo)>;
 
-void resolve(const std::string& host, uint16_t port, bool passive, AddrList& out,
-             std::string& why) {
+// The addresses of host:port (null with `why` set when it does not resolve).
+AddrList resolve(const std::string& host, uint16_t port, bool passive, std::string& why) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = passive ? AI_PASSIVE : 0;
   std::string service = std::to_string(port);
-  int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &out.head);
+  addrinfo* head = nullptr;
+  int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &head);
   if (rc != 0) why = std::string("cannot resolve ") + host + ": " + gai_strerror(rc);
+  return AddrList(head, freeaddrinfo);
 }
 
 int wait_fd(int fd, short events, Clock::time_point deadline) {
@@ -101,10 +99,9 @@ void close_fd(int fd) noexcept {
 int listen_on(const Endpoint& ep) {
   std::string why;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    AddrList ai;
-    resolve(attempt == 0 ? ep.host : std::string(), ep.port, true, ai, why);
-    if (!ai.head) continue;
-    int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
+    AddrList ai = resolve(attempt == 0 ? ep.host : std::string(), ep.port, true, why);
+    if (!ai) continue;
+    int fd = socket(ai->ai_family, SOCK_STREAM, 0);
     if (fd < 0) {
       check_fd_limit("socket", errno);
       throw Error(ErrorCode::system, std::string("socket: ") + std::strerror(errno));
@@ -112,7 +109,7 @@ int listen_on(const Endpoint& ep) {
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     set_flags(fd);
-    if (bind(fd, ai.head->ai_addr, ai.head->ai_addrlen) == 0 && listen(fd, 128) == 0) return fd;
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) return fd;
     int e = errno;
     close_fd(fd);
     why = "cannot listen on " + ep.host + ":" + std::to_string(ep.port) + ": " + std::strerror(e);
@@ -122,17 +119,16 @@ int listen_on(const Endpoint& ep) {
 }
 
 int try_connect(const Endpoint& ep, Clock::time_point deadline, std::string& why) {
-  AddrList ai;
-  resolve(ep.host, ep.port, false, ai, why);
-  if (!ai.head) return -1;
-  int fd = socket(ai.head->ai_family, SOCK_STREAM, 0);
+  AddrList ai = resolve(ep.host, ep.port, false, why);
+  if (!ai) return -1;
+  int fd = socket(ai->ai_family, SOCK_STREAM, 0);
   if (fd < 0) {
     check_fd_limit("socket", errno);
     why = std::string("socket: ") + std::strerror(errno);
     return -1;
   }
   set_flags(fd);
-  if (connect(fd, ai.head->ai_addr, ai.head->ai_addrlen) != 0 && errno != EINPROGRESS) {
+  if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
     why = std::strerror(errno);
     close_fd(fd);
     return -1;
@@ -173,7 +169,7 @@ void tune_socket(int fd) {
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
-  int idle = 10, intvl = 5, cnt = 3;
+  [[maybe_unused]] int idle = 10, intvl = 5, cnt = 3;
 #if defined(TCP_KEEPIDLE)
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
 #elif defined(TCP_KEEPALIVE)
@@ -182,9 +178,6 @@ void tune_socket(int fd) {
 #if defined(TCP_KEEPINTVL) && defined(TCP_KEEPCNT)
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
   setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
-#else
-  (void)intvl;
-  (void)cnt;
 #endif
 }
 

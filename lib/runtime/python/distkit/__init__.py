@@ -19,6 +19,7 @@ else the system's library search (ctypes.util.find_library).
 
 import ctypes
 import ctypes.util
+import functools
 import os
 
 __all__ = [
@@ -76,13 +77,8 @@ def library_path():
                 "path of libdistkit.so / libdistkit.dylib")
 
 
-_lib = None
-
-
+@functools.lru_cache(maxsize=None)
 def _library():
-    global _lib
-    if _lib is not None:
-        return _lib
     lib = ctypes.CDLL(library_path())
     grp = ctypes.c_void_p
     size = ctypes.c_size_t
@@ -112,15 +108,13 @@ def _library():
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
-    _lib = lib
     return lib
 
 
 def _check(code):
     if code != 0:
-        lib = _library()
         name = _STATUS[code] if 0 <= code < len(_STATUS) else "error %d" % code
-        raise Error(name, lib.distkit_last_error().decode("utf-8", "replace"))
+        raise Error(name, _library().distkit_last_error().decode("utf-8", "replace"))
 
 
 def dtype_size(dtype):
@@ -149,6 +143,7 @@ class _Buffer:
             if dtype is None:
                 raise ValueError("buffer format %r has no distkit dtype; pass dtype=" % view.format)
         self.dtype = dtype
+        self.code = _index(DTYPES, dtype, "dtype")  # its distkit_dtype value
         self.nbytes = view.nbytes
         size = dtype_size(dtype)
         if self.nbytes % size != 0:
@@ -194,8 +189,7 @@ class Group:
         if dst.nbytes != src.nbytes:
             raise ValueError("out has %d bytes, data %d" % (dst.nbytes, src.nbytes))
         _check(_library().distkit_all_reduce(self._h(), src.address, dst.address, src.count,
-                                             _index(DTYPES, src.dtype, "dtype"),
-                                             _index(OPS, op, "op")))
+                                             src.code, _index(OPS, op, "op")))
         return data if out is None else out
 
     def all_gather(self, data, out=None, dtype=None):
@@ -209,7 +203,7 @@ class Group:
             raise ValueError("out has %d bytes; all_gather needs size * %d"
                              % (dst.nbytes, src.nbytes))
         _check(_library().distkit_all_gather(self._h(), src.address, dst.address, src.count,
-                                             _index(DTYPES, src.dtype, "dtype")))
+                                             src.code))
         return out
 
     def reduce_scatter(self, data, out=None, op="sum", dtype=None):
@@ -226,15 +220,13 @@ class Group:
             raise ValueError("out has %d bytes; reduce_scatter needs %d"
                              % (dst.nbytes, src.nbytes // n))
         _check(_library().distkit_reduce_scatter(self._h(), src.address, dst.address,
-                                                 dst.count, _index(DTYPES, src.dtype, "dtype"),
-                                                 _index(OPS, op, "op")))
+                                                 dst.count, src.code, _index(OPS, op, "op")))
         return out
 
     def broadcast(self, data, root=0, dtype=None):
         """Copies root's `data` into every rank's `data` (in place)."""
         buf = _Buffer(data, dtype, writable=True)
-        _check(_library().distkit_broadcast(self._h(), buf.address, buf.count,
-                                            _index(DTYPES, buf.dtype, "dtype"), root))
+        _check(_library().distkit_broadcast(self._h(), buf.address, buf.count, buf.code, root))
         return data
 
     def send(self, data, dst):
