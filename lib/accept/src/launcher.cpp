@@ -3,8 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "distkit/launch/distlaunch.hpp"
 #include "distkit/util/atomic_file.hpp"
@@ -41,17 +39,6 @@ LaunchOutcome launch(const launch::LaunchOptions& options) {
   std::fclose(log);
   out.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
-}
-
-std::string rank_log(const std::filesystem::path& dir, int rank) {
-  return text_or_empty(dir / ("rank-" + std::to_string(rank) + ".log"));
-}
-
-std::string text_or_empty(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace distkit::accept

@@ -54,9 +54,7 @@ std::vector<Sample> samples_of(const std::vector<const RunRecord*>& runs,
   std::vector<Sample> out;
   for (const auto* r : runs) {
     auto it = r->metrics.find(metric);
-    Sample s{r->name, std::nullopt};
-    if (it != r->metrics.end()) s.value = it->second;
-    out.push_back(s);
+    out.push_back({r->name, it == r->metrics.end() ? std::nullopt : std::optional(it->second)});
   }
   return out;
 }

@@ -63,12 +63,8 @@ ordered_json run_json(const RunRecord& r) {
 
 std::string summary_line(const Verdict& v) {
   if (v.exit_code == 0) return "all three levels reached: runs, reproducible, deliverable";
-  std::string failed;
-  for (const auto& l : v.levels)
-    if (!l.passed) {
-      failed = l.name;
-      break;
-    }
+  auto first_failed = std::ranges::find(v.levels, false, &Level::passed);
+  std::string failed = first_failed == v.levels.end() ? "" : first_failed->name;
   if (v.reached.empty())
     return failed + " failed (no level reached); exit " + std::to_string(v.exit_code);
   return "not " + failed + " (reached: " + v.reached + "); exit " + std::to_string(v.exit_code);
@@ -83,9 +79,8 @@ std::string render_text(const ReportInputs& in, bool color) {
   std::string out = "distaccept: " + in.task.name + " (" + in.task_path + ")\n";
   out += "  " + runs_line(in.evidence, "baseline") + "\n";
   out += "  " + runs_line(in.evidence, "cluster") + "\n";
-  bool hpc = std::any_of(in.evidence.runs.begin(), in.evidence.runs.end(),
-                         [](const RunRecord& r) { return r.kind == "hpc"; });
-  if (hpc) out += "  " + runs_line(in.evidence, "hpc") + "\n";
+  if (std::ranges::find(in.evidence.runs, "hpc", &RunRecord::kind) != in.evidence.runs.end())
+    out += "  " + runs_line(in.evidence, "hpc") + "\n";
   out += "  records: " + in.work_dir + "\n";
   for (const auto& l : in.verdict.levels) {
     std::string mark =

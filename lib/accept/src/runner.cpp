@@ -1,7 +1,9 @@
 // Orchestrating the acceptance runs (contract in runner.hpp).
 #include "distkit/accept/runner.hpp"
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "distkit/accept/answers.hpp"
 #include "distkit/hostfile/hostfile.hpp"
@@ -17,6 +19,19 @@ namespace distkit::accept {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A local file's text, "" when absent or unreadable.
+std::string text_or_empty(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The text of dir/rank-N.log ("" when absent).
+std::string rank_log(const fs::path& dir, int rank) {
+  return text_or_empty(dir / ("rank-" + std::to_string(rank) + ".log"));
+}
 
 struct Context {
   const Task& task;
@@ -310,8 +325,7 @@ RunRecord read_hpc_run(const Context& c, const HpcRun& run, int k, const HpcOutc
   rec.exit_code = *status;
   read_manifest(rec);
   for (const auto& r : rec.ranks)
-    if (std::find(rec.hosts.begin(), rec.hosts.end(), r.host) == rec.hosts.end())
-      rec.hosts.push_back(r.host);
+    if (std::ranges::find(rec.hosts, r.host) == rec.hosts.end()) rec.hosts.push_back(r.host);
   if (rec.manifest) {
     auto m = nlohmann::json::parse(*rec.manifest, nullptr, false);
     if (m.is_object() && m.contains("duration_s") && m["duration_s"].is_number())
@@ -360,10 +374,9 @@ Evidence run_acceptance(const Task& task, const RunnerOptions& options) {
   Evidence e;
   try {
     probe(c, e);
-    for (int k = 1; k <= task.repetitions; ++k)
-      e.runs.push_back(run_once(c, "baseline-" + std::to_string(k), "baseline", ""));
-    for (int k = 1; k <= task.repetitions; ++k)
-      e.runs.push_back(run_once(c, "cluster-" + std::to_string(k), "cluster", ""));
+    for (const std::string kind : {"baseline", "cluster"})
+      for (int k = 1; k <= task.repetitions; ++k)
+        e.runs.push_back(run_once(c, kind + "-" + std::to_string(k), kind, ""));
     if (task.resume) {
       const RunRecord& first = e.runs[static_cast<size_t>(task.repetitions)];
       if (first.succeeded()) e.runs.push_back(run_once(c, "resume", "resume", first.dir));

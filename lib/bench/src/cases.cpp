@@ -45,17 +45,11 @@ void Case::prepare(Buffers& b, size_t bytes) const {
   size_t out_elems = t_ == Test::all_gather ? c * n : c;
   b.in.assign(in_elems * e, 0);
   b.out.assign(out_elems * e, 0);
-  for (size_t i = 0; i < in_elems; ++i) {
-    if (t_ == Test::all_reduce || t_ == Test::reduce_scatter) {
-      if (o_.dtype == rt::DType::boolean)
-        store(o_.dtype, b.in.data(), i, bool_input(r, i));
-      else
-        store(o_.dtype, b.in.data(), i, reduce_input(o_.op, r, i));
-    } else {
-      store(o_.dtype, b.in.data(), i,
-            pattern(t_ == Test::broadcast ? (r == o_.root ? 0 : r + 1) : r, i));
-    }
-  }
+  for (size_t i = 0; i < in_elems; ++i)
+    store(o_.dtype, b.in.data(), i,
+          !reduces() ? pattern(t_ == Test::broadcast ? (r == o_.root ? 0 : r + 1) : r, i)
+          : o_.dtype == rt::DType::boolean ? int64_t{bool_input(r, i)}
+                                           : reduce_input(o_.op, r, i));
   if (t_ == Test::all_gather)  // in-place input: our block of the output
     std::memcpy(b.out.data() + static_cast<size_t>(r) * c * e, b.in.data(), c * e);
 }

@@ -11,22 +11,13 @@ std::string shell_quote(std::string_view s) {
   // Letters, digits and _ (is_word) and these are never special to a shell.
   if (!s.empty() && is_word(s, "@%+=:,./-")) return std::string(s);
   std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  out += '\'';
-  return out;
+  for (char c : s) out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+  return out + '\'';
 }
 
 std::string shell_join(const std::vector<std::string>& words) {
   std::string out;
-  for (const auto& w : words) {
-    if (!out.empty()) out += ' ';
-    out += shell_quote(w);
-  }
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + shell_quote(w);
   return out;
 }
 

@@ -1,9 +1,10 @@
 // See strings.hpp.
 #include "distkit/util/strings.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <numeric>
 #include <utility>
 
@@ -26,14 +27,12 @@ std::string lower(std::string_view s) {
 
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
+  for (size_t start = 0;;) {
     size_t p = s.find(sep, start);
-    out.emplace_back(s.substr(start, p == std::string_view::npos ? p : p - start));
-    if (p == std::string_view::npos) break;
+    out.emplace_back(s.substr(start, p - start));  // to the end when p is npos
+    if (p == std::string_view::npos) return out;
     start = p + 1;
   }
-  return out;
 }
 
 std::vector<std::string> split_words(std::string_view s) {
@@ -50,11 +49,9 @@ std::vector<std::string> split_words(std::string_view s) {
 
 std::vector<std::string_view> split_lines(std::string_view s) {
   std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start < s.size()) {
+  for (size_t start = 0; start < s.size();) {
     size_t p = s.find('\n', start);
-    size_t end = p == std::string_view::npos ? s.size() : p;
-    std::string_view line = s.substr(start, end - start);
+    std::string_view line = s.substr(start, p - start);  // to the end when p is npos
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     out.push_back(line);
     if (p == std::string_view::npos) break;
@@ -76,12 +73,7 @@ std::string last_line(std::string_view s) {
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i) out += sep;
-    out += parts[i];
-  }
-  return out;
+  return fmt::format("{}", fmt::join(parts, sep));
 }
 
 std::string line_column(std::string_view text, size_t offset) {
@@ -116,29 +108,22 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 }  // namespace
 
-std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = 3;
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
+                         std::string otherwise) {
+  const std::string* best = nullptr;
+  size_t best_d = 3;  // the closest candidate within 2 edits
   for (const auto& c : candidates) {
     size_t d = edit_distance(word, c);
     if (d < best_d) {
       best_d = d;
-      best = c;
+      best = &c;
     }
   }
-  return best;
-}
-
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
-                         std::string otherwise) {
-  std::string guess = closest_match(word, candidates);
-  return guess.empty() ? std::move(otherwise) : "did you mean \"" + guess + "\"?";
+  return best ? "did you mean \"" + *best + "\"?" : std::move(otherwise);
 }
 
 std::string seconds_text(double seconds) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f s", seconds);
-  return buf;
+  return fmt::format("{:.1f} s", seconds);
 }
 
 }  // namespace distkit

@@ -21,11 +21,11 @@ TEST_CASE("trim removes surrounding white space only") {
   CHECK(distkit::trim(" \t ").empty());
 }
 
-TEST_CASE("closest_match suggests within two edits, else nothing") {
+TEST_CASE("did_you_mean suggests within two edits, else nothing") {
   std::vector<std::string> names{"ring", "jaccl", "jaccl-ring", "nccl", "mpi"};
-  CHECK(distkit::closest_match("jacl", names) == "jaccl");
-  CHECK(distkit::closest_match("rnig", names) == "ring");
-  CHECK(distkit::closest_match("infiniband", names).empty());
+  CHECK(distkit::did_you_mean("jacl", names, "") == "did you mean \"jaccl\"?");
+  CHECK(distkit::did_you_mean("rnig", names, "") == "did you mean \"ring\"?");
+  CHECK(distkit::did_you_mean("infiniband", names, "").empty());
 }
 
 TEST_CASE("split_words splits on runs of spaces and tabs and drops empty words") {

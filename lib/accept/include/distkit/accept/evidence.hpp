@@ -18,7 +18,7 @@ namespace distkit::accept {
 struct RankOutcome {
   int rank = 0;
   std::string host;
-  std::string status;  // "exit 0", "exit 3", "signal 9", or the error text
+  std::string status;  // "exited 0", "killed by signal 9", or the manifest's error text
   bool ok = false;
 };
 

@@ -36,9 +36,4 @@ launch::LaunchOptions launch_options(const ClusterAccess& access);
 // Runs the job; its log_dir (which must be set) gets distlaunch.log too.
 LaunchOutcome launch(const launch::LaunchOptions& options);
 
-// A local file's text, "" when absent or unreadable.
-std::string text_or_empty(const std::filesystem::path& path);
-// The text of dir/rank-N.log ("" when absent).
-std::string rank_log(const std::filesystem::path& dir, int rank);
-
 }  // namespace distkit::accept

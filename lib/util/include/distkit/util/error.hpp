@@ -52,12 +52,6 @@ class RemoteError : public Error {
   using Error::Error;
 };
 
-// Talking to a peer (socket, SSH channel) failed: exit 1.
-class PeerIoError : public Error {
- public:
-  using Error::Error;
-};
-
 // The single line printed by a tool's catch site, without trailing newline.
 std::string format_error_line(std::string_view tool, const Error& e);
 

@@ -30,8 +30,6 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string seconds_text(double seconds);
 // "line L, column C" (from 1, columns in bytes) of a byte offset into `text`.
 std::string line_column(std::string_view text, size_t offset);
-// The candidate closest to `word` when it is within 2 edits, else "".
-std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 // The remedy for an unknown name: `did you mean "<closest>"?` when a
 // candidate is within 2 edits of `word`, else `otherwise`.
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates,
