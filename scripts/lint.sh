@@ -44,15 +44,14 @@ usage() {
 shell=1
 format=1
 tidy=0
-case ${1:-} in
-  --tidy) if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage "--tidy takes BUILD_DIR and an optional BASE"; fi ;;
-  *) [ $# -le 1 ] || usage "at most one argument" ;;
-esac
+[ "${1:-}" = --tidy ] || [ $# -le 1 ] || usage "at most one argument"
 case ${1:-} in
   '') ;;
   --shell-only) format=0 ;;
   --format-only) shell=0 ;;
-  --tidy) shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~5} ;;
+  --tidy)
+    if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage "--tidy takes BUILD_DIR and an optional BASE"; fi
+    shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~5} ;;
   -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) usage "unknown argument '$1'" ;;
 esac
