@@ -91,9 +91,7 @@ finding() {
 # The file lists are built in files, one path a line, and passed on as "$@"
 # (set --; while read ...; set -- "$@" "$f"; done <LIST): no word splitting.
 if [ "$shell" = 1 ]; then
-  : >"$tmp/sh"
-  : >"$tmp/bash"
-  : >"$tmp/templates"
+  touch "$tmp/sh" "$tmp/bash" "$tmp/templates"  # the lists, empty in a new dir
   git ls-files >"$tmp/tracked"
   while IFS= read -r f; do
     case $f in
