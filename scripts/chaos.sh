@@ -96,9 +96,7 @@ done
 HOSTS=$(seq -s, -f 'h%g' 1 "$NHOSTS")
 
 # The schedule: one line per round "kind host rank delay_ms" from the seed.
-# shellcheck disable=SC2086 # the fault kinds, one word each
-set -- $FAULTS
-awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
+awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$FAULTS" 'BEGIN {
   srand(seed); nk = split(kinds, kind, " ")
   for (i = 1; i <= n; i++) {
     k = kind[1 + int(rand() * nk)]; host = 1 + int(rand() * h)
