@@ -311,11 +311,10 @@ cmd_exec() {
 cmd_outputs() {
   [ $# = 3 ] || usage
   host_arg "$1" "$2"
-  local prefix=$3 f base
+  local prefix=$3 f
   for f in "$prefix".*; do
     [ -f "$f" ] || continue
-    base=$(basename "$f")
-    cp "$f" "$HD/outputs/${base#"$(basename "$prefix")".}"
+    cp "$f" "$HD/outputs/${f#"$prefix".}"
   done
 }
 
