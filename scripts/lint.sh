@@ -78,16 +78,6 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 status=0
 
-# finding TOOL RC: what TOOL's exit status RC means for ours (1 findings,
-# more: it could not run).
-finding() {
-  case $2 in
-    0) ;;
-    1) status=1 ;;
-    *) echo "lint.sh: error: $1 could not run (exit $2)" >&2; exit 2 ;;
-  esac
-}
-
 # The file lists are built in files, one path a line, and passed on as "$@"
 # (set --; while read ...; set -- "$@" "$f"; done <LIST): no word splitting.
 if [ "$shell" = 1 ]; then
@@ -130,7 +120,11 @@ if [ "$shell" = 1 ]; then
       templates) (cd "$tmp/tpl" && shellcheck -s sh -e SC2043,SC2050 "$@") || rc=$? ;;
       *) shellcheck -s "$list" "$@" || rc=$? ;;
     esac
-    finding shellcheck "$rc"
+    case $rc in  # 1: findings; more: it could not run
+      0) ;;
+      1) status=1 ;;
+      *) echo "lint.sh: error: shellcheck could not run (exit $rc)" >&2; exit 2 ;;
+    esac
   done
   if [ "$status" = 0 ]; then
     echo "lint.sh: shellcheck: $n files, no findings"
