@@ -175,8 +175,7 @@ while read -r kind host rank delay; do
       sig=KILL; [ "$kind" = sigstop-rank ] && sig=STOP
       on_host "$host" kill -s $sig "$(cat "$out/pid.$rank" 2>/dev/null || echo 0)" ||
         fail "could not signal rank $rank" ;;
-    cut) what="cut h$host"; "$CLUSTER" cut "$C" "$host" ;;
-    stop-sshd) what="stop-sshd h$host"; "$CLUSTER" stop-sshd "$C" "$host" ;;
+    cut|stop-sshd) what="$kind h$host"; "$CLUSTER" "$kind" "$C" "$host" ;;  # testcluster.sh's own verbs
     kill9-distlaunch)
       kill -KILL "$dl" 2>/dev/null || fail "distlaunch had exited before the fault" ;;
     kill9-agent)  # once a rank of the host runs, so does its agent
