@@ -23,11 +23,7 @@ if(APPLE)
 else()
   set(_distkit_rpath "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 endif()
-foreach(tool distconfig distlaunch distbench distaccept)
-  if(TARGET ${tool})
-    set_target_properties(${tool} PROPERTIES INSTALL_RPATH "${_distkit_rpath}")
-  endif()
-endforeach()
+set_target_properties(distconfig distlaunch distbench distaccept PROPERTIES INSTALL_RPATH "${_distkit_rpath}")
 
 # ---- the runtime library, its headers and its package config -------------
 # macOS: an absolute install name, so programs built against an installed
