@@ -96,9 +96,7 @@ done
 HOSTS=$(seq -s, -f 'h%g' 1 "$NHOSTS")
 
 # The schedule: one line per round "kind host rank delay_ms" from the seed.
-# shellcheck disable=SC2086 # the fault kinds, one word each
-set -- $FAULTS
-awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
+awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$FAULTS" 'BEGIN {
   srand(seed); nk = split(kinds, kind, " ")
   for (i = 1; i <= n; i++) {
     k = kind[1 + int(rand() * nk)]; host = 1 + int(rand() * h)
@@ -109,15 +107,14 @@ awk -v seed="$SEED" -v n="$ROUNDS" -v h="$NHOSTS" -v kinds="$*" 'BEGIN {
 echo "chaos: seed $SEED, $ROUNDS round(s), $NHOSTS hosts, $NRANKS ranks (rerun: scripts/chaos.sh --seed $SEED --rounds $ROUNDS --hosts $NHOSTS --faults $(echo "$FAULTS" | tr ' ' ','))"
 
 on_host() { k=$1; shift; "$CLUSTER" exec "$C" "$k" -- "$@"; }
-# The round's processes: its ranks (their command lines carry TAG) and the
-# host agents (every agent on the test hosts
-# is this run's).
-round_pattern() { echo "$1|[-]-host-agent"; }
+# The round's processes on host K: its ranks (their command lines carry TAG)
+# and the host agents (every agent on the test hosts is this run's).
+host_procs() { on_host "$1" pgrep -c -f "$2|[-]-host-agent" 2>/dev/null || true; }
 procs() {  # processes of round TAG on all hosts [but host SKIP]
   t=0
   for k in $(seq 1 "$NHOSTS"); do
     [ "$k" = "${2:-0}" ] && continue
-    n=$(on_host "$k" pgrep -c -f "$(round_pattern "$1")" 2>/dev/null || true)
+    n=$(host_procs "$k" "$1")
     t=$((t + ${n:-0}))
   done
   echo "$t"
@@ -143,6 +140,8 @@ manifest_check() {
     die "no end\n" unless $j->{end};
   ' "$1" "$2" "$NRANKS" 2>&1
 }
+
+fail() { problem="${problem:+$problem; }$*"; }  # adds to the round's problems
 
 # The rank: notes its pid, prints JOB_TICKS lines. $0 carries the round tag.
 RANK='echo $$ > "$OUT/pid.$DISTKIT_RANK"; i=0
@@ -175,16 +174,15 @@ while read -r kind host rank delay; do
       while [ ! -s "$out/pid.$rank" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
       sig=KILL; [ "$kind" = sigstop-rank ] && sig=STOP
       on_host "$host" kill -s $sig "$(cat "$out/pid.$rank" 2>/dev/null || echo 0)" ||
-        problem="could not signal rank $rank" ;;
-    cut) what="cut h$host"; "$CLUSTER" cut "$C" "$host" ;;
-    stop-sshd) what="stop-sshd h$host"; "$CLUSTER" stop-sshd "$C" "$host" ;;
+        fail "could not signal rank $rank" ;;
+    cut|stop-sshd) what="$kind h$host"; "$CLUSTER" "$kind" "$C" "$host" ;;  # testcluster.sh's own verbs
     kill9-distlaunch)
-      kill -KILL "$dl" 2>/dev/null || problem="distlaunch had exited before the fault" ;;
+      kill -KILL "$dl" 2>/dev/null || fail "distlaunch had exited before the fault" ;;
     kill9-agent)  # once a rank of the host runs, so does its agent
       what="kill9-agent on h$host"
       t=0
       while [ ! -s "$out/pid.$rank" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t + 1)); done
-      on_host "$host" pkill -KILL -f -- '[-]-host-agent' || problem="no host agent on h$host to kill" ;;
+      on_host "$host" pkill -KILL -f -- '[-]-host-agent' || fail "no host agent on h$host to kill" ;;
   esac
   fault_at=$(now_ms)
   # distlaunch must end by itself: --timeout 30 is its own limit. A cut
@@ -194,7 +192,7 @@ while read -r kind host rank delay; do
   cut_gone_ms=""
   watch_cut() {
     [ "$kind" = cut ] || return 0
-    n=$(on_host "$host" pgrep -c -f "$(round_pattern "$tag")" 2>/dev/null || true)
+    n=$(host_procs "$host" "$tag")
     if [ "${n:-0}" != 0 ]; then cut_gone_ms=""
     elif [ -z "$cut_gone_ms" ]; then cut_gone_ms=$(( $(now_ms) - fault_at )); fi
   }
@@ -203,7 +201,7 @@ while read -r kind host rank delay; do
     sleep 0.1
   done
   if kill -0 "$dl" 2>/dev/null; then
-    problem="${problem:+$problem; }distlaunch still running 45 s after the fault"
+    fail "distlaunch still running 45 s after the fault"
     kill -KILL "$dl" 2>/dev/null || true
   fi
   code=0
@@ -215,15 +213,15 @@ while read -r kind host rank delay; do
   esac
 
   # Exit code and message.
-  others=$((NRANKS - 1))
   expect_manifest=1
+  a=$((2 * (host - 1))) b=$((2 * (host - 1) + 1))  # the ranks on the host
   case $kind in
     kill9-rank)
-      want="distlaunch: error: rank $rank on h$host exited with status 137; stopping the other $others running rank(s)"
-      [ "$code" = 137 ] && grep -qxF "$want" "$out/err" || problem="${problem:+$problem; }exit $code, not 137 with '$want'" ;;
+      want="distlaunch: error: rank $rank on h$host exited with status 137; stopping the other $((NRANKS - 1)) running rank(s)"
+      { [ "$code" = 137 ] && grep -qxF "$want" "$out/err"; } || fail "exit $code, not 137 with '$want'" ;;
     sigstop-rank)
       want="distlaunch: error: job: ranks still running $EXIT_WINDOW s after another rank finished; stopping them (see --exit-window)"
-      [ "$code" = 1 ] && grep -qxF "$want" "$out/err" || problem="${problem:+$problem; }exit $code, not 1 with '$want'" ;;
+      { [ "$code" = 1 ] && grep -qxF "$want" "$out/err"; } || fail "exit $code, not 1 with '$want'" ;;
     cut)
       if [ "$code" = 1 ]; then
         # Cut before distlaunch connected (the host is unreachable), or
@@ -234,46 +232,43 @@ while read -r kind host rank delay; do
         elif grep -qxF "distlaunch: error: preflight: 1 of $NHOSTS host(s) failed during the checks; check them, or leave them out" "$out/err"; then
           what="$what (during the preflight)"
         else
-          problem="${problem:+$problem; }exit 1 without the unreachable-host or preflight line"
+          fail "exit 1 without the unreachable-host or preflight line"
         fi
       else
-        a=$((2 * (host - 1))) b=$((2 * (host - 1) + 1))
-        [ "$code" = 255 ] &&
-          grep -qE "^distlaunch: error: rank ($a|$b) on h$host lost its connection" "$out/err" ||
-          problem="${problem:+$problem; }exit $code, not 255 with a lost connection on h$host"
+        { [ "$code" = 255 ] &&
+          grep -qE "^distlaunch: error: rank ($a|$b) on h$host lost its connection" "$out/err"; } ||
+          fail "exit $code, not 255 with a lost connection on h$host"
       fi ;;
     stop-sshd)
       # Before distlaunch connected: refused; after: the open session goes on.
       if [ "$code" = 1 ]; then
         expect_manifest=0
         grep -qxF "distlaunch: error: hosts: 1 of $NHOSTS host(s) unreachable; fix them or leave them out" "$out/err" ||
-          problem="${problem:+$problem; }exit 1 without the unreachable-host line"
+          fail "exit 1 without the unreachable-host line"
         what="$what (before connecting)"
       elif [ "$code" = 0 ]; then
         lines=$(wc -l < "$out/out" | tr -d ' ')
-        [ "$lines" = $((NRANKS * JOB_TICKS)) ] || problem="${problem:+$problem; }$lines output lines, not $((NRANKS * JOB_TICKS))"
+        [ "$lines" = $((NRANKS * JOB_TICKS)) ] || fail "$lines output lines, not $((NRANKS * JOB_TICKS))"
         what="$what (after connecting)"
       else
-        problem="${problem:+$problem; }exit $code, not 0 or 1"
+        fail "exit $code, not 0 or 1"
       fi ;;
     kill9-distlaunch)
       expect_manifest=0
-      [ "$code" = 137 ] || problem="${problem:+$problem; }exit $code, not 137" ;;
+      [ "$code" = 137 ] || fail "exit $code, not 137" ;;
     kill9-agent)  # its guard stops its ranks, distlaunch the others
-      a=$((2 * (host - 1))) b=$((2 * (host - 1) + 1))
-      [ "$code" = 255 ] &&
-        grep -qE "^distlaunch: error: rank ($a|$b) on h$host lost its connection \(its host agent ended \(status 137\)" "$out/err" ||
-        problem="${problem:+$problem; }exit $code, not 255 with h$host's agent ended" ;;
+      { [ "$code" = 255 ] &&
+        grep -qE "^distlaunch: error: rank ($a|$b) on h$host lost its connection \(its host agent ended \(status 137\)" "$out/err"; } ||
+        fail "exit $code, not 255 with h$host's agent ended" ;;
   esac
 
   # Nothing left running, within the bound: from the fault when the fault
   # itself ends the job (kill9-*), else from distlaunch's exit; the cut
   # host on its own (it cannot be told), from the fault.
-  bound=$BOUND_MS
   from=$fault_at skip=0
   case $kind in kill9-*) ;; *) from=$ended_at ;; esac
   [ "$kind" = cut ] && skip=$host
-  while [ "$(procs "$tag" "$skip")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((bound + 5000)) ]; do
+  while [ "$(procs "$tag" "$skip")" != 0 ] && [ $(( $(now_ms) - from )) -lt $((BOUND_MS + 5000)) ]; do
     watch_cut
     sleep 0.1
   done
@@ -285,29 +280,28 @@ while read -r kind host rank delay; do
     done
   fi
   left=$(procs "$tag")
-  [ "$left" = 0 ] || problem="${problem:+$problem; }$left process(es) left"
-  [ "$left" != 0 ] || [ "$gone_ms" -le "$bound" ] ||
-    problem="${problem:+$problem; }processes gone after $gone_ms ms, bound $bound ms (distlaunch ended $((ended_at - fault_at)) ms after the fault)"
+  [ "$left" = 0 ] || fail "$left process(es) left"
+  [ "$left" != 0 ] || [ "$gone_ms" -le "$BOUND_MS" ] ||
+    fail "processes gone after $gone_ms ms, bound $BOUND_MS ms (distlaunch ended $((ended_at - fault_at)) ms after the fault)"
   if [ "$kind" = cut ]; then
     watch_cut
     gone_ms=${cut_gone_ms:-0} from=$fault_at
-    [ -n "$cut_gone_ms" ] && [ "$cut_gone_ms" -le "$BOUND_CUT_MS" ] ||
-      problem="${problem:+$problem; }the cut host's processes gone after ${cut_gone_ms:-?} ms, bound $BOUND_CUT_MS ms"
+    { [ -n "$cut_gone_ms" ] && [ "$cut_gone_ms" -le "$BOUND_CUT_MS" ]; } ||
+      fail "the cut host's processes gone after ${cut_gone_ms:-?} ms, bound $BOUND_CUT_MS ms"
   fi
   # No temp file left (a rank's dir goes with it).
   t=0
   while [ -n "$(temp_left)" ] && [ $t -lt 30 ]; do sleep 0.1; t=$((t + 1)); done
   tl=$(temp_left)
-  [ -z "$tl" ] || problem="${problem:+$problem; }temp files left: $tl"
+  [ -z "$tl" ] || fail "temp files left: $tl"
   # The manifest: complete, or absent with no partial file.
-  if [ "$expect_manifest" = 1 ]; then
-    m=$(manifest_check "$out/rec/manifest.json" "$code") || problem="${problem:+$problem; }manifest: $m"
-  else
+  if [ "$expect_manifest" = 0 ]; then
     # shellcheck disable=SC2010 # names listed for a person to read
     extra=$(ls -A "$out/rec" 2>/dev/null | grep -v '^manifest\.json$' || true)
-    [ -z "$extra" ] || problem="${problem:+$problem; }partial record files: $extra"
-    [ ! -e "$out/rec/manifest.json" ] || {
-      m=$(manifest_check "$out/rec/manifest.json" "$code") || problem="${problem:+$problem; }manifest: $m"; }
+    [ -z "$extra" ] || fail "partial record files: $extra"
+  fi
+  if [ "$expect_manifest" = 1 ] || [ -e "$out/rec/manifest.json" ]; then
+    m=$(manifest_check "$out/rec/manifest.json" "$code") || fail "manifest: $m"
   fi
 
   if [ -z "$problem" ]; then

@@ -44,15 +44,14 @@ usage() {
 shell=1
 format=1
 tidy=0
-case ${1:-} in
-  --tidy) if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage "--tidy takes BUILD_DIR and an optional BASE"; fi ;;
-  *) [ $# -le 1 ] || usage "at most one argument" ;;
-esac
+[ "${1:-}" = --tidy ] || [ $# -le 1 ] || usage "at most one argument"
 case ${1:-} in
   '') ;;
   --shell-only) format=0 ;;
   --format-only) shell=0 ;;
-  --tidy) shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~5} ;;
+  --tidy)
+    if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage "--tidy takes BUILD_DIR and an optional BASE"; fi
+    shell=0; format=0; tidy=1; build_dir=$2; base=${3:-HEAD~5} ;;
   -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) usage "unknown argument '$1'" ;;
 esac
@@ -79,22 +78,10 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 status=0
 
-# finding TOOL RC: what TOOL's exit status RC means for ours (1 findings,
-# more: it could not run).
-finding() {
-  case $2 in
-    0) ;;
-    1) status=1 ;;
-    *) echo "lint.sh: error: $1 could not run (exit $2)" >&2; exit 2 ;;
-  esac
-}
-
 # The file lists are built in files, one path a line, and passed on as "$@"
 # (set --; while read ...; set -- "$@" "$f"; done <LIST): no word splitting.
 if [ "$shell" = 1 ]; then
-  : >"$tmp/sh"
-  : >"$tmp/bash"
-  : >"$tmp/templates"
+  touch "$tmp/sh" "$tmp/bash" "$tmp/templates"  # the lists, empty in a new dir
   git ls-files >"$tmp/tracked"
   while IFS= read -r f; do
     case $f in
@@ -133,7 +120,11 @@ if [ "$shell" = 1 ]; then
       templates) (cd "$tmp/tpl" && shellcheck -s sh -e SC2043,SC2050 "$@") || rc=$? ;;
       *) shellcheck -s "$list" "$@" || rc=$? ;;
     esac
-    finding shellcheck "$rc"
+    case $rc in  # 1: findings; more: it could not run
+      0) ;;
+      1) status=1 ;;
+      *) echo "lint.sh: error: shellcheck could not run (exit $rc)" >&2; exit 2 ;;
+    esac
   done
   if [ "$status" = 0 ]; then
     echo "lint.sh: shellcheck: $n files, no findings"

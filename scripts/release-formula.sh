@@ -25,19 +25,14 @@ fi
 sum=${sum%% *}
 
 template="$(cd "$(dirname "$0")/.." && pwd)/templates/homebrew/distkit.rb.in"
+[ -z "$out" ] || exec >"$out.tmp"  # renamed to OUT once complete
 # Substitution with awk index/substr (no regex, no sed delimiter issues).
-render() {
-  awk -v url="$url" -v sha="$sum" -v home="$homepage" '
-    function put(line, key, value,    i) {
-      while ((i = index(line, key)) > 0)
-        line = substr(line, 1, i - 1) value substr(line, i + length(key))
-      return line
-    }
-    { $0 = put($0, "@URL@", url); $0 = put($0, "@SHA256@", sha); print put($0, "@HOMEPAGE@", home) }
-  ' "$template"
-}
-if [ -n "$out" ]; then
-  render >"$out.tmp" && mv "$out.tmp" "$out"
-else
-  render
-fi
+awk -v url="$url" -v sha="$sum" -v home="$homepage" '
+  function put(line, key, value,    i) {
+    while ((i = index(line, key)) > 0)
+      line = substr(line, 1, i - 1) value substr(line, i + length(key))
+    return line
+  }
+  { $0 = put($0, "@URL@", url); $0 = put($0, "@SHA256@", sha); print put($0, "@HOMEPAGE@", home) }
+' "$template"
+[ -z "$out" ] || mv "$out.tmp" "$out"

@@ -59,12 +59,11 @@ alloc_id() {
   local dir=$1 id
   mkdir -p "$LOCK_ROOT"
   for id in $(seq 1 250); do
-    if [ -d "$LOCK_ROOT/$id" ] && [ -f "$LOCK_ROOT/$id/owner" ]; then
-      # Reclaim an id whose cluster directory is gone and left no namespace.
-      if [ ! -d "$(cat "$LOCK_ROOT/$id/owner")" ] && ! ip netns list | grep -q "^dk${id}h"; then
-        ip link del "dkbr$id" 2>/dev/null || true
-        rm -rf "${LOCK_ROOT:?}/$id"
-      fi
+    # Reclaim an id whose cluster directory is gone and left no namespace.
+    if [ -f "$LOCK_ROOT/$id/owner" ] && [ ! -d "$(cat "$LOCK_ROOT/$id/owner")" ] &&
+      ! ip netns list | grep -q "^dk${id}h"; then
+      ip link del "dkbr$id" 2>/dev/null || true
+      rm -rf "${LOCK_ROOT:?}/$id"
     fi
     if mkdir "$LOCK_ROOT/$id" 2>/dev/null; then
       echo "$dir" > "$LOCK_ROOT/$id/owner"
@@ -312,11 +311,10 @@ cmd_exec() {
 cmd_outputs() {
   [ $# = 3 ] || usage
   host_arg "$1" "$2"
-  local prefix=$3 f base
+  local prefix=$3 f
   for f in "$prefix".*; do
     [ -f "$f" ] || continue
-    base=$(basename "$f")
-    cp "$f" "$HD/outputs/${base#"$(basename "$prefix")".}"
+    cp "$f" "$HD/outputs/${f#"$prefix".}"
   done
 }
 

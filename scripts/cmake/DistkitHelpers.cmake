@@ -35,9 +35,9 @@ function(distkit_apply_sanitizers)
   endif()
 endfunction()
 
-# distkit_library(NAME <name> SOURCES ... DEPS ... [PUBLIC_DEPS ...])
+# distkit_library(NAME <name> SOURCES ... DEPS ... [PRIVATE_DEPS ...])
 # A static library target `distkit_<name>` with include/ as its public
-# include directory.
+# include directory, linking DEPS publicly and PRIVATE_DEPS privately.
 function(distkit_library)
   cmake_parse_arguments(A "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
   set(t distkit_${A_NAME})
@@ -54,12 +54,11 @@ endfunction()
 # keyed by the file's base name, and adds it to <target>.
 function(distkit_embed target ns)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/embedded_${ns}.cpp)
-  set(files ${ARGN})
   add_custom_command(
     OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ns} "-DFILES=${files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ns} "-DFILES=${ARGN}"
             -P ${PROJECT_SOURCE_DIR}/scripts/cmake/embed_files.cmake
-    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/scripts/cmake/embed_files.cmake
+    DEPENDS ${ARGN} ${PROJECT_SOURCE_DIR}/scripts/cmake/embed_files.cmake
     COMMENT "Embedding ${ns} files"
     VERBATIM)
   target_sources(${target} PRIVATE ${out})

@@ -23,11 +23,7 @@ if(APPLE)
 else()
   set(_distkit_rpath "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 endif()
-foreach(tool distconfig distlaunch distbench distaccept)
-  if(TARGET ${tool})
-    set_target_properties(${tool} PROPERTIES INSTALL_RPATH "${_distkit_rpath}")
-  endif()
-endforeach()
+set_target_properties(distconfig distlaunch distbench distaccept PROPERTIES INSTALL_RPATH "${_distkit_rpath}")
 
 # ---- the runtime library, its headers and its package config -------------
 # macOS: an absolute install name, so programs built against an installed
@@ -134,8 +130,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION net)
 # (on Debian 12: libc6, libfmt9, libgcc-s1, libssh2-1, libstdc++6);
 # openssh-client is what distlaunch falls back to for ProxyJump.
 # procps: the host agent distlaunch runs on each host uses ps(1) where /proc
-# is not there, which a
-# minimal Debian root (debootstrap --variant=minbase, containers) lacks.
+# is not there, which a minimal Debian root (debootstrap --variant=minbase,
+# containers) lacks.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "procps")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)

@@ -70,11 +70,10 @@ done
 
 answer() {  # answer NAME: print NAME's capture and exit with its status
   o=$hostdir/outputs/$1
-  found=
-  for ext in txt json; do
-    if [ -f "$o.$ext" ]; then cat "$o.$ext"; found=1; break; fi
-  done
-  [ -n "$found" ] || [ -f "$o.exit" ] || return 0
+  if [ -f "$o.txt" ]; then cat "$o.txt"
+  elif [ -f "$o.json" ]; then cat "$o.json"
+  elif [ ! -f "$o.exit" ]; then return 0
+  fi
   [ -f "$o.stderr" ] && cat "$o.stderr" >&2
   st=0
   [ -f "$o.exit" ] && read -r st <"$o.exit"

@@ -36,9 +36,6 @@ no_fds() {
   exec "$@"
 }
 
-# slurmctld binds its port in the root namespace: one per cluster id.
-slurm_ctld_port() { echo $((17000 + ID)); }
-
 # This cluster's munge directory (removed with the id at `down`).
 munge_dir() { echo "$LOCK_ROOT/$ID/munge"; }
 
@@ -49,7 +46,8 @@ write_slurm_conf() {
     echo "ClusterName=dk$ID"
     # slurmctld refuses to run under any name but this machine's own.
     echo "SlurmctldHost=$(hostname)(10.77.$ID.1)"
-    echo "SlurmctldPort=$(slurm_ctld_port)"
+    # slurmctld binds its port in the root namespace: one per cluster id.
+    echo "SlurmctldPort=$((17000 + ID))"
     echo "SlurmdPort=6818"
     echo "AuthType=auth/munge"
     echo "CredType=cred/munge"
