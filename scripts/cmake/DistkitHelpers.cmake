@@ -3,12 +3,9 @@
 # the binaries so an installed tool never looks for them on disk.
 
 # Warnings for our own code only (never for third-party headers, which are
-# included as SYSTEM by their imported targets).
+# included as SYSTEM by their imported targets). gcc and clang only: the
+# code is POSIX (macOS and Linux), never built with MSVC.
 function(distkit_warnings target)
-  if(MSVC)
-    target_compile_options(${target} PRIVATE /W4)
-    return()
-  endif()
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
     -Wunused -Woverloaded-virtual -Wimplicit-fallthrough
