@@ -160,7 +160,10 @@ std::vector<GroupMember> group_members(pid_t pgid, std::size_t max) {
     return true;
   });
 #endif
-  std::ranges::stable_partition(out, [&](const GroupMember& m) { return m.pid == pgid; });
+  // Not std::ranges: clang 14 cannot instantiate libstdc++ 12's subrange,
+  // which the ranges form returns (CI's clang build).
+  std::stable_partition(out.begin(), out.end(),
+                        [&](const GroupMember& m) { return m.pid == pgid; });
   if (out.size() > max) out.resize(max);
   return out;
 }
